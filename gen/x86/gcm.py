@@ -45,7 +45,7 @@ tail's blocks, one vector add, stored once before the tail runs.  Its
 blocks take big-endian counters (a register of them, byte 15 added to)
 where no byte 15 carries, which from a 96-bit IV is always the case for
 a message shorter than a group: an addition is then all that stands
-between the state's counter and the rounds (Tail.emit); else the
+between the state's counter and the rounds (Tail.choose_pieces); else the
 byte-reversed ones, each block reversed back.
 
 Encryption hashes the ciphertext it writes: the AES of group i + 1 runs
@@ -279,15 +279,17 @@ def _widest_piece(R):
 class Tail:
     """The bytes after the groups (fewer than W blocks), with the registers
     it adds: len's bytes left (n), the AES_GEN_GCM_LAST flag, the pointer to
-    the next key power, and a scratch register."""
+    the next key power, and a scratch register: the counter's low 32 bits
+    (_prologue's count), free once the tail has chosen its counters."""
 
     def __init__(self, k, c, decrypt):
         self.k, self.c, self.decrypt = k, c, decrypt
         self.n = k.arg("len")
-        self.last, self.power, self.scratch = k.scratch(3)
-        k.gp_notes.append(f"{self.last.name} 1 with AES_GEN_GCM_LAST; {self.power.name} the "
-                          "counter's low 32 bits in the groups, the tail's next key power; "
-                          f"{self.scratch.name} tail counts, masks"
+        self.last, self.scratch, self.power = k.scratch(3)
+        assert self.scratch == k.scratch(2)[1]  # the count
+        k.gp_notes.append(f"{self.last.name} 1 with AES_GEN_GCM_LAST; {self.scratch.name} the "
+                          "counter's low 32 bits, in the tail's pieces counts and masks; "
+                          f"{self.power.name} the tail's blocks, then its next key power"
                           + (f"; {MASK.name} the tail's byte mask" if k.vec.enc == "evex"
                              else "; the red zone a partial block"))
 
@@ -474,36 +476,14 @@ class Tail:
         p("sub", step, self.n)
 
     def emit(self):
-        """The tail, on the big-endian counters where no byte 15 of them
-        carries (the low byte of the counter at most 256 - W: always, from
-        a 96-bit IV, for a message shorter than a group), their additions
-        then the only step before the rounds (3-5% of a 64-byte one-shot
-        call on Zen 5); else on the byte-reversed ones."""
-        k, p = self.k, self.k.p
-        done = p.label("tail_done")
-        if self.be is None:
-            self.emit_with(False, done)
-        else:
-            W, count = len(k.plan.blocks) * k.vec.lanes, self.power  # power: still the count
-            assert W < 256
-            le = p.label("tail_le")
-            p("cmp", 256 - W, count.as_byte())
-            p("ja", le)
-            self.emit_with(True, done)
-            p.place(le)
-            self.emit_with(False, done)
-        p.place(done)
-
-    def emit_with(self, be, done):
         """The counter, the powers, the vectors (and L * H, E(J0)) with Y
         folded into the first, the reduction (and the tag)."""
         k, c, p = self.k, self.c, self.k.p
         vec, x = k.vec, k.vec.narrow()
-        n, last, power, t = self.n, self.last, self.power, self.scratch
+        n, last, power, t = self.n, self.last, self.power, self.power
         state, table = k.arg("state"), k.arg("htable")
-        sfx = self.sfx = "_be" if be else ""
-        go, l_times_h, no_last, sums, reduce_, tag_done = (p.label(s + sfx) for s in (
-            "tail", "l_times_h", "no_last", "sums", "reduce", "tag_done"))
+        go, done, l_times_h, no_last, sums, reduce_, tag_done = (p.label(s) for s in (
+            "tail", "tail_done", "l_times_h", "no_last", "sums", "reduce", "tag_done"))
         ctr = k.plan.named["ctr"]
         # t = the tail's blocks; state's counter = the counter + t: dword 0
         # of the byte-reversed form counts modulo 2^32, as inc32.
@@ -523,7 +503,7 @@ class Tail:
         p("add", last, t)
         p("shl", 4, t)
         p("neg", t)
-        p("lea", mem(table, 16 * POWERS, t), power)
+        p("lea", mem(table, 16 * POWERS, t), power)  # t is power
         d, y = _at(k, x, "d"), _at(k, x, Y)
         x.store(p, y, mem(state))  # for the first vector (take_y)
         p("test", last, last)
@@ -541,7 +521,7 @@ class Tail:
         for acc in ("lo", "mi", Y):
             x.zero(p, _at(k, x, acc))
         p.place(sums)
-        self.pieces(reduce_, be)
+        self.choose_pieces(reduce_)
         p.place(reduce_)
         _reduce(k, c)
         p("test", last, last)
@@ -560,8 +540,26 @@ class Tail:
         p("jmp", done)
         p.place(tag_done)
         _store_hash(k)
-        if be:
-            p("jmp", done)
+        p.place(done)
+
+    def choose_pieces(self, end):
+        """The pieces on the big-endian counters where no byte 15 of them
+        carries (the low byte of the counter at most 256 - W: always, from a
+        96-bit IV, for a message shorter than a group), their additions then
+        the only step before the rounds (3-5% of a 64-byte one-shot call on
+        Zen 5); else on the byte-reversed ones."""
+        k, p = self.k, self.k.p
+        if self.be is None:
+            self.pieces(end, False)
+            return
+        W, le = len(k.plan.blocks) * k.vec.lanes, p.label("tail_le")
+        assert W < 256
+        p("cmp", 256 - W, self.scratch.as_byte())  # still the count
+        p("ja", le)
+        self.pieces(end, True)
+        p("jmp", end)
+        p.place(le)
+        self.pieces(end, False)
 
     def pieces(self, end, be):
         """Whole block registers in pieces of R/2, ..., 2, 1 registers (R the
@@ -572,6 +570,7 @@ class Tail:
         k, p, n = self.k, self.k.p, self.n
         w, x = k.vec, k.vec.narrow()
         R, sfx = len(k.plan.blocks), "_be" if be else ""
+        self.sfx = sfx  # bounce's labels
         q = _widest_piece(R)
         while q >= 1 and R > 1:
             skip = p.label(f"tail_past{q}{sfx}")

@@ -225,13 +225,11 @@ def group_loop(p, width, body, n, src, dst, suffix="", countdown=False, unit=1,
     (width 1): test once, then let the subtraction's flags close the loop.
     first_checked: the caller knows n >= width (a do-while)."""
     done, loop = p.label("done"), p.label("loop")
-    if first_checked:
-        pass
-    elif countdown:
-        assert width == 1 and unit == 1
+    assert not countdown or (width == 1 and unit == 1)
+    if countdown and not first_checked:
         p("test", n, n)
         p("jz", done)
-    else:
+    elif not first_checked:
         p("cmp" + suffix, unit * width, n)
         p("jb", done)
     p.directive(".p2align 4")
@@ -638,8 +636,8 @@ def block_role(plan_, j):
 
 def register_map(k, body_fn):
     plan_ = k.plan
-    lines = [f"{reg.att()} {block_role(plan_, j)}" + (f"; {plan_.notes[reg]}" if reg in plan_.notes
-                                                       else "")
+    notes = [plan_.notes.get(reg) for reg in plan_.blocks]  # a block register's other use
+    lines = [f"{reg.att()} {block_role(plan_, j)}" + (f"; {notes[j]}" if notes[j] else "")
              for j, reg in enumerate(plan_.blocks)]
     spilled = "" if plan_.keys_in_memory else " ".join(f"rk{r}" for r in plan_.spilled())
     for role, text in body_roles(body_fn, k.vec, k.v):

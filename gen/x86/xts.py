@@ -175,7 +175,8 @@ def _shift_counts(k, count):
 def _first_tweaks(k, tws):
     """The first group's tweaks from T at iv: block register j's lane i
     T * alpha^(L j + i).  One block a register: a chain of doublings.  Else T
-    is broadcast into tmp (free before the groups) and each register's lanes
+    is broadcast into tmp, or where the plan has none the first block
+    register (both free before the groups), and each register's lanes
     come from it at once by per-lane shifts while L j + i <= MAX_SHIFT, all
     registers side by side (a later register from the one before it): the
     first group's rounds wait on one product, not on a chain of them (its

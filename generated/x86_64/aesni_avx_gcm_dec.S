@@ -76,7 +76,7 @@
 #   %xmm14 GHASH: a key power, a product
 #   %xmm15 rk0
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_dec_k128_w8
     .type aes_gen_aesni_avx_gcm_dec_k128_w8, @function
     .p2align 5
@@ -398,8 +398,6 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     .byte 0xc4,0xc2,0x41,0xdd,0xf9         # vaesenclast %xmm9, %xmm7, %xmm7
 .Laes_gen_aesni_avx_gcm_dec_k128_w8_short_no_ek0:
 .Laes_gen_aesni_avx_gcm_dec_k128_w8_tail_start:
-    cmp $248, %r11b
-    ja .Laes_gen_aesni_avx_gcm_dec_k128_w8_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm14
@@ -407,34 +405,36 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm14, %xmm14
     vmovdqu %xmm14, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k128_w8_tail_be
+    jnz .Laes_gen_aesni_avx_gcm_dec_k128_w8_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k128_w8_tag_done_be
-.Laes_gen_aesni_avx_gcm_dec_k128_w8_tail_be:
+    jz .Laes_gen_aesni_avx_gcm_dec_k128_w8_tag_done
+.Laes_gen_aesni_avx_gcm_dec_k128_w8_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm12, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k128_w8_no_last_be
+    jz .Laes_gen_aesni_avx_gcm_dec_k128_w8_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k128_w8_l_times_h_be
+    jnz .Laes_gen_aesni_avx_gcm_dec_k128_w8_l_times_h
     vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_aesni_avx_gcm_dec_k128_w8_l_times_h_be:
+.Laes_gen_aesni_avx_gcm_dec_k128_w8_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
     vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_aesni_avx_gcm_dec_k128_w8_sums_be
-.Laes_gen_aesni_avx_gcm_dec_k128_w8_no_last_be:
+    jmp .Laes_gen_aesni_avx_gcm_dec_k128_w8_sums
+.Laes_gen_aesni_avx_gcm_dec_k128_w8_no_last:
     vpxor %xmm10, %xmm10, %xmm10
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_aesni_avx_gcm_dec_k128_w8_sums_be:
+.Laes_gen_aesni_avx_gcm_dec_k128_w8_sums:
+    cmp $248, %r11b
+    ja .Laes_gen_aesni_avx_gcm_dec_k128_w8_tail_le
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w8_tail_past4_be
     vmovdqa %xmm6, %xmm0
@@ -504,53 +504,53 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 32(%r8), %xmm13
     vpxor %xmm13, %xmm2, %xmm2
     vmovdqu %xmm2, 32(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1056(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1056(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 48(%r8), %xmm13
     vpxor %xmm13, %xmm3, %xmm3
     vmovdqu %xmm3, 48(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1072(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1072(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_avx_gcm_dec_k128_w8_tail_past4_be:
     cmp $32, %r9
@@ -598,29 +598,29 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_dec_k128_w8_tail_past2_be:
     cmp $16, %r9
@@ -656,21 +656,21 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_dec_k128_w8_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_avx_gcm_dec_k128_w8_reduce_be
+    jz .Laes_gen_aesni_avx_gcm_dec_k128_w8_reduce
     vmovdqa %xmm6, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm6, %xmm6
     vpxor %xmm15, %xmm0, %xmm0
@@ -696,23 +696,23 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k128_w8_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w8_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm13
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k128_w8_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w8_bounce_out_be
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
@@ -720,76 +720,18 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_avx_gcm_dec_k128_w8_reduce_be:
-    vpxor %xmm10, %xmm11, %xmm11
-    vpxor %xmm12, %xmm11, %xmm11
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm10, %xmm13
-    vpshufd $78, %xmm10, %xmm10
-    vpxor %xmm10, %xmm11, %xmm11
-    vpxor %xmm13, %xmm11, %xmm11
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm11, %xmm13
-    vpshufd $78, %xmm11, %xmm11
-    vpxor %xmm11, %xmm12, %xmm12
-    vpxor %xmm13, %xmm12, %xmm12
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k128_w8_tag_done_be
-    vmovdqa %xmm7, %xmm13
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm12, %xmm14
-    vpxor %xmm14, %xmm13, %xmm13
-    vmovdqu %xmm13, 48(%rdx)
-    vpxor %xmm13, %xmm13, %xmm13
-    vmovdqu %xmm13, 32(%rdx)
-    vmovdqu %xmm13, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_dec_k128_w8_tail_done
-.Laes_gen_aesni_avx_gcm_dec_k128_w8_tag_done_be:
-    vmovdqu %xmm12, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_dec_k128_w8_tail_done
+    jmp .Laes_gen_aesni_avx_gcm_dec_k128_w8_reduce
 .Laes_gen_aesni_avx_gcm_dec_k128_w8_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm14
-    vpaddd %xmm8, %xmm14, %xmm14
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm14, %xmm14
-    vmovdqu %xmm14, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k128_w8_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k128_w8_tag_done
-.Laes_gen_aesni_avx_gcm_dec_k128_w8_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm12, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k128_w8_no_last
-    vmovdqu 48(%rdx), %xmm13
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k128_w8_l_times_h
-    vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_aesni_avx_gcm_dec_k128_w8_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm14
-    vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_aesni_avx_gcm_dec_k128_w8_sums
-.Laes_gen_aesni_avx_gcm_dec_k128_w8_no_last:
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_aesni_avx_gcm_dec_k128_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w8_tail_past4
     vmovdqa %xmm8, %xmm0
@@ -863,53 +805,53 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 32(%r8), %xmm13
     vpxor %xmm13, %xmm2, %xmm2
     vmovdqu %xmm2, 32(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1056(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1056(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 48(%r8), %xmm13
     vpxor %xmm13, %xmm3, %xmm3
     vmovdqu %xmm3, 48(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1072(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1072(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_avx_gcm_dec_k128_w8_tail_past4:
     cmp $32, %r9
@@ -959,29 +901,29 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_dec_k128_w8_tail_past2:
     cmp $16, %r9
@@ -1018,17 +960,17 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_dec_k128_w8_tail_past1:
     test %r9, %r9
@@ -1059,23 +1001,23 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k128_w8_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w8_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm13
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k128_w8_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w8_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
@@ -1083,13 +1025,13 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -1162,7 +1104,7 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
 #   %xmm13 rk9
 #   %xmm12 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_dec_k128_w4
     .type aes_gen_aesni_avx_gcm_dec_k128_w4, @function
     .p2align 5
@@ -1372,8 +1314,6 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
 .Laes_gen_aesni_avx_gcm_dec_k128_w4_short_no_ek0:
 .Laes_gen_aesni_avx_gcm_dec_k128_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_aesni_avx_gcm_dec_k128_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -1381,34 +1321,36 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm10, %xmm10
     vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k128_w4_tail_be
+    jnz .Laes_gen_aesni_avx_gcm_dec_k128_w4_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k128_w4_tag_done_be
-.Laes_gen_aesni_avx_gcm_dec_k128_w4_tail_be:
+    jz .Laes_gen_aesni_avx_gcm_dec_k128_w4_tag_done
+.Laes_gen_aesni_avx_gcm_dec_k128_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k128_w4_no_last_be
+    jz .Laes_gen_aesni_avx_gcm_dec_k128_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k128_w4_l_times_h_be
+    jnz .Laes_gen_aesni_avx_gcm_dec_k128_w4_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_aesni_avx_gcm_dec_k128_w4_l_times_h_be:
+.Laes_gen_aesni_avx_gcm_dec_k128_w4_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_aesni_avx_gcm_dec_k128_w4_sums_be
-.Laes_gen_aesni_avx_gcm_dec_k128_w4_no_last_be:
+    jmp .Laes_gen_aesni_avx_gcm_dec_k128_w4_sums
+.Laes_gen_aesni_avx_gcm_dec_k128_w4_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_aesni_avx_gcm_dec_k128_w4_sums_be:
+.Laes_gen_aesni_avx_gcm_dec_k128_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_aesni_avx_gcm_dec_k128_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w4_tail_past2_be
     vmovdqa %xmm2, %xmm0
@@ -1450,29 +1392,29 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_dec_k128_w4_tail_past2_be:
     cmp $16, %r9
@@ -1504,21 +1446,21 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_dec_k128_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_avx_gcm_dec_k128_w4_reduce_be
+    jz .Laes_gen_aesni_avx_gcm_dec_k128_w4_reduce
     vmovdqa %xmm2, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm2, %xmm2
     vpxor %xmm11, %xmm0, %xmm0
@@ -1540,23 +1482,23 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k128_w4_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w4_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k128_w4_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w4_bounce_out_be
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
@@ -1564,76 +1506,18 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_avx_gcm_dec_k128_w4_reduce_be:
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
-    vpshufd $78, %xmm6, %xmm6
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm9, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm9, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k128_w4_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_dec_k128_w4_tail_done
-.Laes_gen_aesni_avx_gcm_dec_k128_w4_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_dec_k128_w4_tail_done
+    jmp .Laes_gen_aesni_avx_gcm_dec_k128_w4_reduce
 .Laes_gen_aesni_avx_gcm_dec_k128_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm10
-    vpaddd %xmm4, %xmm10, %xmm10
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm10, %xmm10
-    vmovdqu %xmm10, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k128_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k128_w4_tag_done
-.Laes_gen_aesni_avx_gcm_dec_k128_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k128_w4_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k128_w4_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_aesni_avx_gcm_dec_k128_w4_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_aesni_avx_gcm_dec_k128_w4_sums
-.Laes_gen_aesni_avx_gcm_dec_k128_w4_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_aesni_avx_gcm_dec_k128_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -1677,29 +1561,29 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_dec_k128_w4_tail_past2:
     cmp $16, %r9
@@ -1732,17 +1616,17 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_dec_k128_w4_tail_past1:
     test %r9, %r9
@@ -1769,23 +1653,23 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k128_w4_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w4_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k128_w4_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w4_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
@@ -1793,13 +1677,13 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -1872,7 +1756,7 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
 #   %xmm11 rk9
 #   %xmm10 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_dec_k128_w2
     .type aes_gen_aesni_avx_gcm_dec_k128_w2, @function
     .p2align 5
@@ -2038,7 +1922,7 @@ aes_gen_aesni_avx_gcm_dec_k128_w2:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k128_w2_no_last
@@ -2087,17 +1971,17 @@ aes_gen_aesni_avx_gcm_dec_k128_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_dec_k128_w2_tail_past1:
     test %r9, %r9
@@ -2122,23 +2006,23 @@ aes_gen_aesni_avx_gcm_dec_k128_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k128_w2_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w2_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm7
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k128_w2_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w2_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
@@ -2146,13 +2030,13 @@ aes_gen_aesni_avx_gcm_dec_k128_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -2225,7 +2109,7 @@ aes_gen_aesni_avx_gcm_dec_k128_w2:
 #   %xmm10 rk9
 #   %xmm9 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_dec_k128_w1
     .type aes_gen_aesni_avx_gcm_dec_k128_w1, @function
     .p2align 5
@@ -2341,7 +2225,7 @@ aes_gen_aesni_avx_gcm_dec_k128_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k128_w1_no_last
@@ -2383,23 +2267,23 @@ aes_gen_aesni_avx_gcm_dec_k128_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k128_w1_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w1_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm6
     vpxor %xmm6, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k128_w1_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k128_w1_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm6
@@ -2407,13 +2291,13 @@ aes_gen_aesni_avx_gcm_dec_k128_w1:
     vpxor %xmm7, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm6, %xmm7
+    vpclmulqdq $0, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm7
+    vpclmulqdq $17, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%rax), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -2486,7 +2370,7 @@ aes_gen_aesni_avx_gcm_dec_k128_w1:
 #   %xmm14 GHASH: a key power, a product
 #   %xmm15 rk0
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_dec_k192_w8
     .type aes_gen_aesni_avx_gcm_dec_k192_w8, @function
     .p2align 5
@@ -2834,8 +2718,6 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     .byte 0xc4,0xc2,0x41,0xdd,0xf9         # vaesenclast %xmm9, %xmm7, %xmm7
 .Laes_gen_aesni_avx_gcm_dec_k192_w8_short_no_ek0:
 .Laes_gen_aesni_avx_gcm_dec_k192_w8_tail_start:
-    cmp $248, %r11b
-    ja .Laes_gen_aesni_avx_gcm_dec_k192_w8_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm14
@@ -2843,34 +2725,36 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm14, %xmm14
     vmovdqu %xmm14, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k192_w8_tail_be
+    jnz .Laes_gen_aesni_avx_gcm_dec_k192_w8_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k192_w8_tag_done_be
-.Laes_gen_aesni_avx_gcm_dec_k192_w8_tail_be:
+    jz .Laes_gen_aesni_avx_gcm_dec_k192_w8_tag_done
+.Laes_gen_aesni_avx_gcm_dec_k192_w8_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm12, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k192_w8_no_last_be
+    jz .Laes_gen_aesni_avx_gcm_dec_k192_w8_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k192_w8_l_times_h_be
+    jnz .Laes_gen_aesni_avx_gcm_dec_k192_w8_l_times_h
     vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_aesni_avx_gcm_dec_k192_w8_l_times_h_be:
+.Laes_gen_aesni_avx_gcm_dec_k192_w8_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
     vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_aesni_avx_gcm_dec_k192_w8_sums_be
-.Laes_gen_aesni_avx_gcm_dec_k192_w8_no_last_be:
+    jmp .Laes_gen_aesni_avx_gcm_dec_k192_w8_sums
+.Laes_gen_aesni_avx_gcm_dec_k192_w8_no_last:
     vpxor %xmm10, %xmm10, %xmm10
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_aesni_avx_gcm_dec_k192_w8_sums_be:
+.Laes_gen_aesni_avx_gcm_dec_k192_w8_sums:
+    cmp $248, %r11b
+    ja .Laes_gen_aesni_avx_gcm_dec_k192_w8_tail_le
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w8_tail_past4_be
     vmovdqa %xmm6, %xmm0
@@ -2950,53 +2834,53 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 32(%r8), %xmm13
     vpxor %xmm13, %xmm2, %xmm2
     vmovdqu %xmm2, 32(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1056(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1056(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 48(%r8), %xmm13
     vpxor %xmm13, %xmm3, %xmm3
     vmovdqu %xmm3, 48(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1072(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1072(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_avx_gcm_dec_k192_w8_tail_past4_be:
     cmp $32, %r9
@@ -3050,29 +2934,29 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_dec_k192_w8_tail_past2_be:
     cmp $16, %r9
@@ -3112,21 +2996,21 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_dec_k192_w8_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_avx_gcm_dec_k192_w8_reduce_be
+    jz .Laes_gen_aesni_avx_gcm_dec_k192_w8_reduce
     vmovdqa %xmm6, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm6, %xmm6
     vpxor %xmm15, %xmm0, %xmm0
@@ -3156,23 +3040,23 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k192_w8_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w8_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm13
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k192_w8_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w8_bounce_out_be
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
@@ -3180,76 +3064,18 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_avx_gcm_dec_k192_w8_reduce_be:
-    vpxor %xmm10, %xmm11, %xmm11
-    vpxor %xmm12, %xmm11, %xmm11
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm10, %xmm13
-    vpshufd $78, %xmm10, %xmm10
-    vpxor %xmm10, %xmm11, %xmm11
-    vpxor %xmm13, %xmm11, %xmm11
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm11, %xmm13
-    vpshufd $78, %xmm11, %xmm11
-    vpxor %xmm11, %xmm12, %xmm12
-    vpxor %xmm13, %xmm12, %xmm12
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k192_w8_tag_done_be
-    vmovdqa %xmm7, %xmm13
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm12, %xmm14
-    vpxor %xmm14, %xmm13, %xmm13
-    vmovdqu %xmm13, 48(%rdx)
-    vpxor %xmm13, %xmm13, %xmm13
-    vmovdqu %xmm13, 32(%rdx)
-    vmovdqu %xmm13, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_dec_k192_w8_tail_done
-.Laes_gen_aesni_avx_gcm_dec_k192_w8_tag_done_be:
-    vmovdqu %xmm12, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_dec_k192_w8_tail_done
+    jmp .Laes_gen_aesni_avx_gcm_dec_k192_w8_reduce
 .Laes_gen_aesni_avx_gcm_dec_k192_w8_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm14
-    vpaddd %xmm8, %xmm14, %xmm14
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm14, %xmm14
-    vmovdqu %xmm14, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k192_w8_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k192_w8_tag_done
-.Laes_gen_aesni_avx_gcm_dec_k192_w8_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm12, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k192_w8_no_last
-    vmovdqu 48(%rdx), %xmm13
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k192_w8_l_times_h
-    vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_aesni_avx_gcm_dec_k192_w8_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm14
-    vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_aesni_avx_gcm_dec_k192_w8_sums
-.Laes_gen_aesni_avx_gcm_dec_k192_w8_no_last:
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_aesni_avx_gcm_dec_k192_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w8_tail_past4
     vmovdqa %xmm8, %xmm0
@@ -3333,53 +3159,53 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 32(%r8), %xmm13
     vpxor %xmm13, %xmm2, %xmm2
     vmovdqu %xmm2, 32(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1056(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1056(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 48(%r8), %xmm13
     vpxor %xmm13, %xmm3, %xmm3
     vmovdqu %xmm3, 48(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1072(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1072(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_avx_gcm_dec_k192_w8_tail_past4:
     cmp $32, %r9
@@ -3435,29 +3261,29 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_dec_k192_w8_tail_past2:
     cmp $16, %r9
@@ -3498,17 +3324,17 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_dec_k192_w8_tail_past1:
     test %r9, %r9
@@ -3543,23 +3369,23 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k192_w8_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w8_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm13
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k192_w8_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w8_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
@@ -3567,13 +3393,13 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -3646,7 +3472,7 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
 #   %xmm13 rk11
 #   %xmm12 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_dec_k192_w4
     .type aes_gen_aesni_avx_gcm_dec_k192_w4, @function
     .p2align 5
@@ -3874,8 +3700,6 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
 .Laes_gen_aesni_avx_gcm_dec_k192_w4_short_no_ek0:
 .Laes_gen_aesni_avx_gcm_dec_k192_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_aesni_avx_gcm_dec_k192_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -3883,34 +3707,36 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm10, %xmm10
     vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k192_w4_tail_be
+    jnz .Laes_gen_aesni_avx_gcm_dec_k192_w4_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k192_w4_tag_done_be
-.Laes_gen_aesni_avx_gcm_dec_k192_w4_tail_be:
+    jz .Laes_gen_aesni_avx_gcm_dec_k192_w4_tag_done
+.Laes_gen_aesni_avx_gcm_dec_k192_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k192_w4_no_last_be
+    jz .Laes_gen_aesni_avx_gcm_dec_k192_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k192_w4_l_times_h_be
+    jnz .Laes_gen_aesni_avx_gcm_dec_k192_w4_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_aesni_avx_gcm_dec_k192_w4_l_times_h_be:
+.Laes_gen_aesni_avx_gcm_dec_k192_w4_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_aesni_avx_gcm_dec_k192_w4_sums_be
-.Laes_gen_aesni_avx_gcm_dec_k192_w4_no_last_be:
+    jmp .Laes_gen_aesni_avx_gcm_dec_k192_w4_sums
+.Laes_gen_aesni_avx_gcm_dec_k192_w4_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_aesni_avx_gcm_dec_k192_w4_sums_be:
+.Laes_gen_aesni_avx_gcm_dec_k192_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_aesni_avx_gcm_dec_k192_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w4_tail_past2_be
     vmovdqa %xmm2, %xmm0
@@ -3958,29 +3784,29 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_dec_k192_w4_tail_past2_be:
     cmp $16, %r9
@@ -4016,21 +3842,21 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_dec_k192_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_avx_gcm_dec_k192_w4_reduce_be
+    jz .Laes_gen_aesni_avx_gcm_dec_k192_w4_reduce
     vmovdqa %xmm2, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm2, %xmm2
     vpxor %xmm11, %xmm0, %xmm0
@@ -4056,23 +3882,23 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k192_w4_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w4_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k192_w4_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w4_bounce_out_be
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
@@ -4080,76 +3906,18 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_avx_gcm_dec_k192_w4_reduce_be:
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
-    vpshufd $78, %xmm6, %xmm6
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm9, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm9, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k192_w4_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_dec_k192_w4_tail_done
-.Laes_gen_aesni_avx_gcm_dec_k192_w4_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_dec_k192_w4_tail_done
+    jmp .Laes_gen_aesni_avx_gcm_dec_k192_w4_reduce
 .Laes_gen_aesni_avx_gcm_dec_k192_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm10
-    vpaddd %xmm4, %xmm10, %xmm10
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm10, %xmm10
-    vmovdqu %xmm10, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k192_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k192_w4_tag_done
-.Laes_gen_aesni_avx_gcm_dec_k192_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k192_w4_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k192_w4_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_aesni_avx_gcm_dec_k192_w4_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_aesni_avx_gcm_dec_k192_w4_sums
-.Laes_gen_aesni_avx_gcm_dec_k192_w4_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_aesni_avx_gcm_dec_k192_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -4199,29 +3967,29 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_dec_k192_w4_tail_past2:
     cmp $16, %r9
@@ -4258,17 +4026,17 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_dec_k192_w4_tail_past1:
     test %r9, %r9
@@ -4299,23 +4067,23 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k192_w4_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w4_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k192_w4_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w4_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
@@ -4323,13 +4091,13 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -4402,7 +4170,7 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
 #   %xmm11 rk11
 #   %xmm10 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_dec_k192_w2
     .type aes_gen_aesni_avx_gcm_dec_k192_w2, @function
     .p2align 5
@@ -4582,7 +4350,7 @@ aes_gen_aesni_avx_gcm_dec_k192_w2:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k192_w2_no_last
@@ -4635,17 +4403,17 @@ aes_gen_aesni_avx_gcm_dec_k192_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_dec_k192_w2_tail_past1:
     test %r9, %r9
@@ -4674,23 +4442,23 @@ aes_gen_aesni_avx_gcm_dec_k192_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k192_w2_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w2_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm7
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k192_w2_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w2_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
@@ -4698,13 +4466,13 @@ aes_gen_aesni_avx_gcm_dec_k192_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -4777,7 +4545,7 @@ aes_gen_aesni_avx_gcm_dec_k192_w2:
 #   %xmm10 rk11
 #   %xmm9 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_dec_k192_w1
     .type aes_gen_aesni_avx_gcm_dec_k192_w1, @function
     .p2align 5
@@ -4901,7 +4669,7 @@ aes_gen_aesni_avx_gcm_dec_k192_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k192_w1_no_last
@@ -4947,23 +4715,23 @@ aes_gen_aesni_avx_gcm_dec_k192_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k192_w1_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w1_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm6
     vpxor %xmm6, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k192_w1_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k192_w1_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm6
@@ -4971,13 +4739,13 @@ aes_gen_aesni_avx_gcm_dec_k192_w1:
     vpxor %xmm7, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm6, %xmm7
+    vpclmulqdq $0, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm7
+    vpclmulqdq $17, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%rax), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -5050,7 +4818,7 @@ aes_gen_aesni_avx_gcm_dec_k192_w1:
 #   %xmm14 GHASH: a key power, a product
 #   %xmm15 rk0
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_dec_k256_w8
     .type aes_gen_aesni_avx_gcm_dec_k256_w8, @function
     .p2align 5
@@ -5424,8 +5192,6 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     .byte 0xc4,0xc2,0x41,0xdd,0xf9         # vaesenclast %xmm9, %xmm7, %xmm7
 .Laes_gen_aesni_avx_gcm_dec_k256_w8_short_no_ek0:
 .Laes_gen_aesni_avx_gcm_dec_k256_w8_tail_start:
-    cmp $248, %r11b
-    ja .Laes_gen_aesni_avx_gcm_dec_k256_w8_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm14
@@ -5433,34 +5199,36 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm14, %xmm14
     vmovdqu %xmm14, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k256_w8_tail_be
+    jnz .Laes_gen_aesni_avx_gcm_dec_k256_w8_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k256_w8_tag_done_be
-.Laes_gen_aesni_avx_gcm_dec_k256_w8_tail_be:
+    jz .Laes_gen_aesni_avx_gcm_dec_k256_w8_tag_done
+.Laes_gen_aesni_avx_gcm_dec_k256_w8_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm12, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k256_w8_no_last_be
+    jz .Laes_gen_aesni_avx_gcm_dec_k256_w8_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k256_w8_l_times_h_be
+    jnz .Laes_gen_aesni_avx_gcm_dec_k256_w8_l_times_h
     vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_aesni_avx_gcm_dec_k256_w8_l_times_h_be:
+.Laes_gen_aesni_avx_gcm_dec_k256_w8_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
     vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_aesni_avx_gcm_dec_k256_w8_sums_be
-.Laes_gen_aesni_avx_gcm_dec_k256_w8_no_last_be:
+    jmp .Laes_gen_aesni_avx_gcm_dec_k256_w8_sums
+.Laes_gen_aesni_avx_gcm_dec_k256_w8_no_last:
     vpxor %xmm10, %xmm10, %xmm10
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_aesni_avx_gcm_dec_k256_w8_sums_be:
+.Laes_gen_aesni_avx_gcm_dec_k256_w8_sums:
+    cmp $248, %r11b
+    ja .Laes_gen_aesni_avx_gcm_dec_k256_w8_tail_le
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w8_tail_past4_be
     vmovdqa %xmm6, %xmm0
@@ -5550,53 +5318,53 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 32(%r8), %xmm13
     vpxor %xmm13, %xmm2, %xmm2
     vmovdqu %xmm2, 32(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1056(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1056(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 48(%r8), %xmm13
     vpxor %xmm13, %xmm3, %xmm3
     vmovdqu %xmm3, 48(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1072(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1072(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_avx_gcm_dec_k256_w8_tail_past4_be:
     cmp $32, %r9
@@ -5656,29 +5424,29 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_dec_k256_w8_tail_past2_be:
     cmp $16, %r9
@@ -5722,21 +5490,21 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_dec_k256_w8_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_avx_gcm_dec_k256_w8_reduce_be
+    jz .Laes_gen_aesni_avx_gcm_dec_k256_w8_reduce
     vmovdqa %xmm6, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm6, %xmm6
     vpxor %xmm15, %xmm0, %xmm0
@@ -5770,23 +5538,23 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k256_w8_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w8_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm13
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k256_w8_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w8_bounce_out_be
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
@@ -5794,76 +5562,18 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_avx_gcm_dec_k256_w8_reduce_be:
-    vpxor %xmm10, %xmm11, %xmm11
-    vpxor %xmm12, %xmm11, %xmm11
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm10, %xmm13
-    vpshufd $78, %xmm10, %xmm10
-    vpxor %xmm10, %xmm11, %xmm11
-    vpxor %xmm13, %xmm11, %xmm11
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm11, %xmm13
-    vpshufd $78, %xmm11, %xmm11
-    vpxor %xmm11, %xmm12, %xmm12
-    vpxor %xmm13, %xmm12, %xmm12
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k256_w8_tag_done_be
-    vmovdqa %xmm7, %xmm13
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm12, %xmm14
-    vpxor %xmm14, %xmm13, %xmm13
-    vmovdqu %xmm13, 48(%rdx)
-    vpxor %xmm13, %xmm13, %xmm13
-    vmovdqu %xmm13, 32(%rdx)
-    vmovdqu %xmm13, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_dec_k256_w8_tail_done
-.Laes_gen_aesni_avx_gcm_dec_k256_w8_tag_done_be:
-    vmovdqu %xmm12, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_dec_k256_w8_tail_done
+    jmp .Laes_gen_aesni_avx_gcm_dec_k256_w8_reduce
 .Laes_gen_aesni_avx_gcm_dec_k256_w8_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm14
-    vpaddd %xmm8, %xmm14, %xmm14
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm14, %xmm14
-    vmovdqu %xmm14, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k256_w8_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k256_w8_tag_done
-.Laes_gen_aesni_avx_gcm_dec_k256_w8_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm12, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k256_w8_no_last
-    vmovdqu 48(%rdx), %xmm13
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k256_w8_l_times_h
-    vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_aesni_avx_gcm_dec_k256_w8_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm14
-    vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_aesni_avx_gcm_dec_k256_w8_sums
-.Laes_gen_aesni_avx_gcm_dec_k256_w8_no_last:
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_aesni_avx_gcm_dec_k256_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w8_tail_past4
     vmovdqa %xmm8, %xmm0
@@ -5957,53 +5667,53 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 32(%r8), %xmm13
     vpxor %xmm13, %xmm2, %xmm2
     vmovdqu %xmm2, 32(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1056(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1056(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 48(%r8), %xmm13
     vpxor %xmm13, %xmm3, %xmm3
     vmovdqu %xmm3, 48(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1072(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1072(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_avx_gcm_dec_k256_w8_tail_past4:
     cmp $32, %r9
@@ -6065,29 +5775,29 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_dec_k256_w8_tail_past2:
     cmp $16, %r9
@@ -6132,17 +5842,17 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_dec_k256_w8_tail_past1:
     test %r9, %r9
@@ -6181,23 +5891,23 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k256_w8_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w8_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm13
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k256_w8_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w8_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
@@ -6205,13 +5915,13 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -6284,7 +5994,7 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
 #   %xmm13 rk13
 #   %xmm12 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_dec_k256_w4
     .type aes_gen_aesni_avx_gcm_dec_k256_w4, @function
     .p2align 5
@@ -6530,8 +6240,6 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
 .Laes_gen_aesni_avx_gcm_dec_k256_w4_short_no_ek0:
 .Laes_gen_aesni_avx_gcm_dec_k256_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_aesni_avx_gcm_dec_k256_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -6539,34 +6247,36 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm10, %xmm10
     vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k256_w4_tail_be
+    jnz .Laes_gen_aesni_avx_gcm_dec_k256_w4_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k256_w4_tag_done_be
-.Laes_gen_aesni_avx_gcm_dec_k256_w4_tail_be:
+    jz .Laes_gen_aesni_avx_gcm_dec_k256_w4_tag_done
+.Laes_gen_aesni_avx_gcm_dec_k256_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k256_w4_no_last_be
+    jz .Laes_gen_aesni_avx_gcm_dec_k256_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k256_w4_l_times_h_be
+    jnz .Laes_gen_aesni_avx_gcm_dec_k256_w4_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_aesni_avx_gcm_dec_k256_w4_l_times_h_be:
+.Laes_gen_aesni_avx_gcm_dec_k256_w4_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_aesni_avx_gcm_dec_k256_w4_sums_be
-.Laes_gen_aesni_avx_gcm_dec_k256_w4_no_last_be:
+    jmp .Laes_gen_aesni_avx_gcm_dec_k256_w4_sums
+.Laes_gen_aesni_avx_gcm_dec_k256_w4_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_aesni_avx_gcm_dec_k256_w4_sums_be:
+.Laes_gen_aesni_avx_gcm_dec_k256_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_aesni_avx_gcm_dec_k256_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w4_tail_past2_be
     vmovdqa %xmm2, %xmm0
@@ -6620,29 +6330,29 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_dec_k256_w4_tail_past2_be:
     cmp $16, %r9
@@ -6682,21 +6392,21 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_dec_k256_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_avx_gcm_dec_k256_w4_reduce_be
+    jz .Laes_gen_aesni_avx_gcm_dec_k256_w4_reduce
     vmovdqa %xmm2, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm2, %xmm2
     vpxor %xmm11, %xmm0, %xmm0
@@ -6726,23 +6436,23 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k256_w4_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w4_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k256_w4_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w4_bounce_out_be
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
@@ -6750,76 +6460,18 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_avx_gcm_dec_k256_w4_reduce_be:
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
-    vpshufd $78, %xmm6, %xmm6
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm9, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm9, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k256_w4_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_dec_k256_w4_tail_done
-.Laes_gen_aesni_avx_gcm_dec_k256_w4_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_dec_k256_w4_tail_done
+    jmp .Laes_gen_aesni_avx_gcm_dec_k256_w4_reduce
 .Laes_gen_aesni_avx_gcm_dec_k256_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm10
-    vpaddd %xmm4, %xmm10, %xmm10
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm10, %xmm10
-    vmovdqu %xmm10, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k256_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k256_w4_tag_done
-.Laes_gen_aesni_avx_gcm_dec_k256_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_dec_k256_w4_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_dec_k256_w4_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_aesni_avx_gcm_dec_k256_w4_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_aesni_avx_gcm_dec_k256_w4_sums
-.Laes_gen_aesni_avx_gcm_dec_k256_w4_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_aesni_avx_gcm_dec_k256_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -6875,29 +6527,29 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_dec_k256_w4_tail_past2:
     cmp $16, %r9
@@ -6938,17 +6590,17 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_dec_k256_w4_tail_past1:
     test %r9, %r9
@@ -6983,23 +6635,23 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k256_w4_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w4_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k256_w4_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w4_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
@@ -7007,13 +6659,13 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -7086,7 +6738,7 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
 #   %xmm11 rk13
 #   %xmm10 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_dec_k256_w2
     .type aes_gen_aesni_avx_gcm_dec_k256_w2, @function
     .p2align 5
@@ -7280,7 +6932,7 @@ aes_gen_aesni_avx_gcm_dec_k256_w2:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k256_w2_no_last
@@ -7337,17 +6989,17 @@ aes_gen_aesni_avx_gcm_dec_k256_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_dec_k256_w2_tail_past1:
     test %r9, %r9
@@ -7380,23 +7032,23 @@ aes_gen_aesni_avx_gcm_dec_k256_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k256_w2_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w2_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm7
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k256_w2_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w2_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
@@ -7404,13 +7056,13 @@ aes_gen_aesni_avx_gcm_dec_k256_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -7483,7 +7135,7 @@ aes_gen_aesni_avx_gcm_dec_k256_w2:
 #   %xmm10 rk13
 #   %xmm9 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_dec_k256_w1
     .type aes_gen_aesni_avx_gcm_dec_k256_w1, @function
     .p2align 5
@@ -7615,7 +7267,7 @@ aes_gen_aesni_avx_gcm_dec_k256_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_dec_k256_w1_no_last
@@ -7665,23 +7317,23 @@ aes_gen_aesni_avx_gcm_dec_k256_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k256_w1_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w1_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm6
     vpxor %xmm6, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_dec_k256_w1_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_dec_k256_w1_bounce_out
     xor %rsi, %rsi
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm6
@@ -7689,13 +7341,13 @@ aes_gen_aesni_avx_gcm_dec_k256_w1:
     vpxor %xmm7, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm6, %xmm7
+    vpclmulqdq $0, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm7
+    vpclmulqdq $17, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%rax), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)

@@ -76,7 +76,7 @@
 #   %xmm14 GHASH: a key power, a product
 #   %xmm15 rk0
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_enc_k128_w8
     .type aes_gen_aesni_avx_gcm_enc_k128_w8, @function
     .p2align 5
@@ -638,8 +638,6 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     .byte 0xc4,0xc2,0x41,0xdd,0xf9         # vaesenclast %xmm9, %xmm7, %xmm7
 .Laes_gen_aesni_avx_gcm_enc_k128_w8_short_no_ek0:
 .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_start:
-    cmp $248, %r11b
-    ja .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm14
@@ -647,34 +645,36 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm14, %xmm14
     vmovdqu %xmm14, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_be
+    jnz .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k128_w8_tag_done_be
-.Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_be:
+    jz .Laes_gen_aesni_avx_gcm_enc_k128_w8_tag_done
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm12, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k128_w8_no_last_be
+    jz .Laes_gen_aesni_avx_gcm_enc_k128_w8_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k128_w8_l_times_h_be
+    jnz .Laes_gen_aesni_avx_gcm_enc_k128_w8_l_times_h
     vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_aesni_avx_gcm_enc_k128_w8_l_times_h_be:
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
     vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w8_sums_be
-.Laes_gen_aesni_avx_gcm_enc_k128_w8_no_last_be:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w8_sums
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_no_last:
     vpxor %xmm10, %xmm10, %xmm10
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_aesni_avx_gcm_enc_k128_w8_sums_be:
+.Laes_gen_aesni_avx_gcm_enc_k128_w8_sums:
+    cmp $248, %r11b
+    ja .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_le
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_past4_be
     vmovdqa %xmm6, %xmm0
@@ -745,56 +745,56 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 32(%r8), %xmm13
     vpxor %xmm13, %xmm2, %xmm2
     vmovdqu %xmm2, 32(%rcx)
     vmovdqa %xmm2, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1056(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1056(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 48(%r8), %xmm13
     vpxor %xmm13, %xmm3, %xmm3
     vmovdqu %xmm3, 48(%rcx)
     vmovdqa %xmm3, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1072(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1072(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_past4_be:
     cmp $32, %r9
@@ -843,30 +843,30 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_past2_be:
     cmp $16, %r9
@@ -903,21 +903,21 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_avx_gcm_enc_k128_w8_reduce_be
+    jz .Laes_gen_aesni_avx_gcm_enc_k128_w8_reduce
     vmovdqa %xmm6, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm6, %xmm6
     vpxor %xmm15, %xmm0, %xmm0
@@ -943,28 +943,28 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k128_w8_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w8_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm13
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k128_w8_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w8_bounce_out_be
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm14
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm14
     vpand %xmm14, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
@@ -972,76 +972,18 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_avx_gcm_enc_k128_w8_reduce_be:
-    vpxor %xmm10, %xmm11, %xmm11
-    vpxor %xmm12, %xmm11, %xmm11
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm10, %xmm13
-    vpshufd $78, %xmm10, %xmm10
-    vpxor %xmm10, %xmm11, %xmm11
-    vpxor %xmm13, %xmm11, %xmm11
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm11, %xmm13
-    vpshufd $78, %xmm11, %xmm11
-    vpxor %xmm11, %xmm12, %xmm12
-    vpxor %xmm13, %xmm12, %xmm12
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k128_w8_tag_done_be
-    vmovdqa %xmm7, %xmm13
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm12, %xmm14
-    vpxor %xmm14, %xmm13, %xmm13
-    vmovdqu %xmm13, 48(%rdx)
-    vpxor %xmm13, %xmm13, %xmm13
-    vmovdqu %xmm13, 32(%rdx)
-    vmovdqu %xmm13, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_done
-.Laes_gen_aesni_avx_gcm_enc_k128_w8_tag_done_be:
-    vmovdqu %xmm12, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_done
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w8_reduce
 .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm14
-    vpaddd %xmm8, %xmm14, %xmm14
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm14, %xmm14
-    vmovdqu %xmm14, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k128_w8_tag_done
-.Laes_gen_aesni_avx_gcm_enc_k128_w8_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm12, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k128_w8_no_last
-    vmovdqu 48(%rdx), %xmm13
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k128_w8_l_times_h
-    vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_aesni_avx_gcm_enc_k128_w8_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm14
-    vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w8_sums
-.Laes_gen_aesni_avx_gcm_enc_k128_w8_no_last:
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_aesni_avx_gcm_enc_k128_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_past4
     vmovdqa %xmm8, %xmm0
@@ -1116,56 +1058,56 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 32(%r8), %xmm13
     vpxor %xmm13, %xmm2, %xmm2
     vmovdqu %xmm2, 32(%rcx)
     vmovdqa %xmm2, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1056(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1056(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 48(%r8), %xmm13
     vpxor %xmm13, %xmm3, %xmm3
     vmovdqu %xmm3, 48(%rcx)
     vmovdqa %xmm3, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1072(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1072(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_past4:
     cmp $32, %r9
@@ -1216,30 +1158,30 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_past2:
     cmp $16, %r9
@@ -1277,17 +1219,17 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_enc_k128_w8_tail_past1:
     test %r9, %r9
@@ -1318,28 +1260,28 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k128_w8_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w8_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm13
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k128_w8_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w8_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm14
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm14
     vpand %xmm14, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
@@ -1347,13 +1289,13 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -1426,7 +1368,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
 #   %xmm13 rk9
 #   %xmm12 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_enc_k128_w4
     .type aes_gen_aesni_avx_gcm_enc_k128_w4, @function
     .p2align 5
@@ -1768,8 +1710,6 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
 .Laes_gen_aesni_avx_gcm_enc_k128_w4_short_no_ek0:
 .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -1777,34 +1717,36 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm10, %xmm10
     vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_be
+    jnz .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k128_w4_tag_done_be
-.Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_be:
+    jz .Laes_gen_aesni_avx_gcm_enc_k128_w4_tag_done
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k128_w4_no_last_be
+    jz .Laes_gen_aesni_avx_gcm_enc_k128_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k128_w4_l_times_h_be
+    jnz .Laes_gen_aesni_avx_gcm_enc_k128_w4_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_aesni_avx_gcm_enc_k128_w4_l_times_h_be:
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w4_sums_be
-.Laes_gen_aesni_avx_gcm_enc_k128_w4_no_last_be:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w4_sums
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_aesni_avx_gcm_enc_k128_w4_sums_be:
+.Laes_gen_aesni_avx_gcm_enc_k128_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_past2_be
     vmovdqa %xmm2, %xmm0
@@ -1847,30 +1789,30 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_past2_be:
     cmp $16, %r9
@@ -1903,21 +1845,21 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_avx_gcm_enc_k128_w4_reduce_be
+    jz .Laes_gen_aesni_avx_gcm_enc_k128_w4_reduce
     vmovdqa %xmm2, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm2, %xmm2
     vpxor %xmm11, %xmm0, %xmm0
@@ -1939,28 +1881,28 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k128_w4_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w4_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k128_w4_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w4_bounce_out_be
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm10
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm10
     vpand %xmm10, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
@@ -1968,76 +1910,18 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_avx_gcm_enc_k128_w4_reduce_be:
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
-    vpshufd $78, %xmm6, %xmm6
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm9, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm9, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k128_w4_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_done
-.Laes_gen_aesni_avx_gcm_enc_k128_w4_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_done
+    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w4_reduce
 .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm10
-    vpaddd %xmm4, %xmm10, %xmm10
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm10, %xmm10
-    vmovdqu %xmm10, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k128_w4_tag_done
-.Laes_gen_aesni_avx_gcm_enc_k128_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k128_w4_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k128_w4_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_aesni_avx_gcm_enc_k128_w4_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_aesni_avx_gcm_enc_k128_w4_sums
-.Laes_gen_aesni_avx_gcm_enc_k128_w4_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_aesni_avx_gcm_enc_k128_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -2082,30 +1966,30 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_past2:
     cmp $16, %r9
@@ -2139,17 +2023,17 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_enc_k128_w4_tail_past1:
     test %r9, %r9
@@ -2176,28 +2060,28 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k128_w4_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w4_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k128_w4_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w4_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm10
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm10
     vpand %xmm10, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
@@ -2205,13 +2089,13 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -2284,7 +2168,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
 #   %xmm11 rk9
 #   %xmm10 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_enc_k128_w2
     .type aes_gen_aesni_avx_gcm_enc_k128_w2, @function
     .p2align 5
@@ -2528,7 +2412,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w2:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k128_w2_no_last
@@ -2578,17 +2462,17 @@ aes_gen_aesni_avx_gcm_enc_k128_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_enc_k128_w2_tail_past1:
     test %r9, %r9
@@ -2613,28 +2497,28 @@ aes_gen_aesni_avx_gcm_enc_k128_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k128_w2_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w2_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm7
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k128_w2_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w2_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm8
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm8
     vpand %xmm8, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm7
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
@@ -2642,13 +2526,13 @@ aes_gen_aesni_avx_gcm_enc_k128_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -2721,7 +2605,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w2:
 #   %xmm10 rk9
 #   %xmm9 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_enc_k128_w1
     .type aes_gen_aesni_avx_gcm_enc_k128_w1, @function
     .p2align 5
@@ -2888,7 +2772,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k128_w1_no_last
@@ -2930,28 +2814,28 @@ aes_gen_aesni_avx_gcm_enc_k128_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k128_w1_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w1_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm6
     vpxor %xmm6, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k128_w1_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k128_w1_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm7
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm7
     vpand %xmm7, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm6
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm6
@@ -2959,13 +2843,13 @@ aes_gen_aesni_avx_gcm_enc_k128_w1:
     vpxor %xmm7, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm6, %xmm7
+    vpclmulqdq $0, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm7
+    vpclmulqdq $17, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%rax), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -3038,7 +2922,7 @@ aes_gen_aesni_avx_gcm_enc_k128_w1:
 #   %xmm14 GHASH: a key power, a product
 #   %xmm15 rk0
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_enc_k192_w8
     .type aes_gen_aesni_avx_gcm_enc_k192_w8, @function
     .p2align 5
@@ -3644,8 +3528,6 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     .byte 0xc4,0xc2,0x41,0xdd,0xf9         # vaesenclast %xmm9, %xmm7, %xmm7
 .Laes_gen_aesni_avx_gcm_enc_k192_w8_short_no_ek0:
 .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_start:
-    cmp $248, %r11b
-    ja .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm14
@@ -3653,34 +3535,36 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm14, %xmm14
     vmovdqu %xmm14, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_be
+    jnz .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k192_w8_tag_done_be
-.Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_be:
+    jz .Laes_gen_aesni_avx_gcm_enc_k192_w8_tag_done
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm12, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k192_w8_no_last_be
+    jz .Laes_gen_aesni_avx_gcm_enc_k192_w8_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k192_w8_l_times_h_be
+    jnz .Laes_gen_aesni_avx_gcm_enc_k192_w8_l_times_h
     vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_aesni_avx_gcm_enc_k192_w8_l_times_h_be:
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
     vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w8_sums_be
-.Laes_gen_aesni_avx_gcm_enc_k192_w8_no_last_be:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w8_sums
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_no_last:
     vpxor %xmm10, %xmm10, %xmm10
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_aesni_avx_gcm_enc_k192_w8_sums_be:
+.Laes_gen_aesni_avx_gcm_enc_k192_w8_sums:
+    cmp $248, %r11b
+    ja .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_le
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_past4_be
     vmovdqa %xmm6, %xmm0
@@ -3761,56 +3645,56 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 32(%r8), %xmm13
     vpxor %xmm13, %xmm2, %xmm2
     vmovdqu %xmm2, 32(%rcx)
     vmovdqa %xmm2, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1056(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1056(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 48(%r8), %xmm13
     vpxor %xmm13, %xmm3, %xmm3
     vmovdqu %xmm3, 48(%rcx)
     vmovdqa %xmm3, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1072(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1072(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_past4_be:
     cmp $32, %r9
@@ -3865,30 +3749,30 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_past2_be:
     cmp $16, %r9
@@ -3929,21 +3813,21 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_avx_gcm_enc_k192_w8_reduce_be
+    jz .Laes_gen_aesni_avx_gcm_enc_k192_w8_reduce
     vmovdqa %xmm6, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm6, %xmm6
     vpxor %xmm15, %xmm0, %xmm0
@@ -3973,28 +3857,28 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k192_w8_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w8_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm13
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k192_w8_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w8_bounce_out_be
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm14
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm14
     vpand %xmm14, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
@@ -4002,76 +3886,18 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_avx_gcm_enc_k192_w8_reduce_be:
-    vpxor %xmm10, %xmm11, %xmm11
-    vpxor %xmm12, %xmm11, %xmm11
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm10, %xmm13
-    vpshufd $78, %xmm10, %xmm10
-    vpxor %xmm10, %xmm11, %xmm11
-    vpxor %xmm13, %xmm11, %xmm11
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm11, %xmm13
-    vpshufd $78, %xmm11, %xmm11
-    vpxor %xmm11, %xmm12, %xmm12
-    vpxor %xmm13, %xmm12, %xmm12
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k192_w8_tag_done_be
-    vmovdqa %xmm7, %xmm13
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm12, %xmm14
-    vpxor %xmm14, %xmm13, %xmm13
-    vmovdqu %xmm13, 48(%rdx)
-    vpxor %xmm13, %xmm13, %xmm13
-    vmovdqu %xmm13, 32(%rdx)
-    vmovdqu %xmm13, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_done
-.Laes_gen_aesni_avx_gcm_enc_k192_w8_tag_done_be:
-    vmovdqu %xmm12, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_done
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w8_reduce
 .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm14
-    vpaddd %xmm8, %xmm14, %xmm14
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm14, %xmm14
-    vmovdqu %xmm14, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k192_w8_tag_done
-.Laes_gen_aesni_avx_gcm_enc_k192_w8_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm12, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k192_w8_no_last
-    vmovdqu 48(%rdx), %xmm13
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k192_w8_l_times_h
-    vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_aesni_avx_gcm_enc_k192_w8_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm14
-    vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w8_sums
-.Laes_gen_aesni_avx_gcm_enc_k192_w8_no_last:
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_aesni_avx_gcm_enc_k192_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_past4
     vmovdqa %xmm8, %xmm0
@@ -4156,56 +3982,56 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 32(%r8), %xmm13
     vpxor %xmm13, %xmm2, %xmm2
     vmovdqu %xmm2, 32(%rcx)
     vmovdqa %xmm2, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1056(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1056(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 48(%r8), %xmm13
     vpxor %xmm13, %xmm3, %xmm3
     vmovdqu %xmm3, 48(%rcx)
     vmovdqa %xmm3, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1072(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1072(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_past4:
     cmp $32, %r9
@@ -4262,30 +4088,30 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_past2:
     cmp $16, %r9
@@ -4327,17 +4153,17 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_enc_k192_w8_tail_past1:
     test %r9, %r9
@@ -4372,28 +4198,28 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k192_w8_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w8_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm13
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k192_w8_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w8_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm14
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm14
     vpand %xmm14, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
@@ -4401,13 +4227,13 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -4480,7 +4306,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
 #   %xmm13 rk11
 #   %xmm12 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_enc_k192_w4
     .type aes_gen_aesni_avx_gcm_enc_k192_w4, @function
     .p2align 5
@@ -4850,8 +4676,6 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
 .Laes_gen_aesni_avx_gcm_enc_k192_w4_short_no_ek0:
 .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -4859,34 +4683,36 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm10, %xmm10
     vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_be
+    jnz .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k192_w4_tag_done_be
-.Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_be:
+    jz .Laes_gen_aesni_avx_gcm_enc_k192_w4_tag_done
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k192_w4_no_last_be
+    jz .Laes_gen_aesni_avx_gcm_enc_k192_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k192_w4_l_times_h_be
+    jnz .Laes_gen_aesni_avx_gcm_enc_k192_w4_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_aesni_avx_gcm_enc_k192_w4_l_times_h_be:
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w4_sums_be
-.Laes_gen_aesni_avx_gcm_enc_k192_w4_no_last_be:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w4_sums
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_aesni_avx_gcm_enc_k192_w4_sums_be:
+.Laes_gen_aesni_avx_gcm_enc_k192_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_past2_be
     vmovdqa %xmm2, %xmm0
@@ -4935,30 +4761,30 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_past2_be:
     cmp $16, %r9
@@ -4995,21 +4821,21 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_avx_gcm_enc_k192_w4_reduce_be
+    jz .Laes_gen_aesni_avx_gcm_enc_k192_w4_reduce
     vmovdqa %xmm2, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm2, %xmm2
     vpxor %xmm11, %xmm0, %xmm0
@@ -5035,28 +4861,28 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k192_w4_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w4_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k192_w4_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w4_bounce_out_be
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm10
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm10
     vpand %xmm10, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
@@ -5064,76 +4890,18 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_avx_gcm_enc_k192_w4_reduce_be:
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
-    vpshufd $78, %xmm6, %xmm6
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm9, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm9, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k192_w4_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_done
-.Laes_gen_aesni_avx_gcm_enc_k192_w4_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_done
+    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w4_reduce
 .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm10
-    vpaddd %xmm4, %xmm10, %xmm10
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm10, %xmm10
-    vmovdqu %xmm10, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k192_w4_tag_done
-.Laes_gen_aesni_avx_gcm_enc_k192_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k192_w4_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k192_w4_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_aesni_avx_gcm_enc_k192_w4_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_aesni_avx_gcm_enc_k192_w4_sums
-.Laes_gen_aesni_avx_gcm_enc_k192_w4_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_aesni_avx_gcm_enc_k192_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -5184,30 +4952,30 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_past2:
     cmp $16, %r9
@@ -5245,17 +5013,17 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_enc_k192_w4_tail_past1:
     test %r9, %r9
@@ -5286,28 +5054,28 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k192_w4_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w4_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k192_w4_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w4_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm10
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm10
     vpand %xmm10, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
@@ -5315,13 +5083,13 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -5394,7 +5162,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
 #   %xmm11 rk11
 #   %xmm10 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_enc_k192_w2
     .type aes_gen_aesni_avx_gcm_enc_k192_w2, @function
     .p2align 5
@@ -5658,7 +5426,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w2:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k192_w2_no_last
@@ -5712,17 +5480,17 @@ aes_gen_aesni_avx_gcm_enc_k192_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_enc_k192_w2_tail_past1:
     test %r9, %r9
@@ -5751,28 +5519,28 @@ aes_gen_aesni_avx_gcm_enc_k192_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k192_w2_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w2_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm7
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k192_w2_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w2_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm8
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm8
     vpand %xmm8, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm7
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
@@ -5780,13 +5548,13 @@ aes_gen_aesni_avx_gcm_enc_k192_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -5859,7 +5627,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w2:
 #   %xmm10 rk11
 #   %xmm9 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_enc_k192_w1
     .type aes_gen_aesni_avx_gcm_enc_k192_w1, @function
     .p2align 5
@@ -6038,7 +5806,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k192_w1_no_last
@@ -6084,28 +5852,28 @@ aes_gen_aesni_avx_gcm_enc_k192_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k192_w1_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w1_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm6
     vpxor %xmm6, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k192_w1_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k192_w1_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm7
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm7
     vpand %xmm7, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm6
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm6
@@ -6113,13 +5881,13 @@ aes_gen_aesni_avx_gcm_enc_k192_w1:
     vpxor %xmm7, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm6, %xmm7
+    vpclmulqdq $0, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm7
+    vpclmulqdq $17, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%rax), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -6192,7 +5960,7 @@ aes_gen_aesni_avx_gcm_enc_k192_w1:
 #   %xmm14 GHASH: a key power, a product
 #   %xmm15 rk0
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_enc_k256_w8
     .type aes_gen_aesni_avx_gcm_enc_k256_w8, @function
     .p2align 5
@@ -6842,8 +6610,6 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     .byte 0xc4,0xc2,0x41,0xdd,0xf9         # vaesenclast %xmm9, %xmm7, %xmm7
 .Laes_gen_aesni_avx_gcm_enc_k256_w8_short_no_ek0:
 .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_start:
-    cmp $248, %r11b
-    ja .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm14
@@ -6851,34 +6617,36 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm14, %xmm14
     vmovdqu %xmm14, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_be
+    jnz .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k256_w8_tag_done_be
-.Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_be:
+    jz .Laes_gen_aesni_avx_gcm_enc_k256_w8_tag_done
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm12, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k256_w8_no_last_be
+    jz .Laes_gen_aesni_avx_gcm_enc_k256_w8_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k256_w8_l_times_h_be
+    jnz .Laes_gen_aesni_avx_gcm_enc_k256_w8_l_times_h
     vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_aesni_avx_gcm_enc_k256_w8_l_times_h_be:
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
     vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w8_sums_be
-.Laes_gen_aesni_avx_gcm_enc_k256_w8_no_last_be:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w8_sums
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_no_last:
     vpxor %xmm10, %xmm10, %xmm10
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_aesni_avx_gcm_enc_k256_w8_sums_be:
+.Laes_gen_aesni_avx_gcm_enc_k256_w8_sums:
+    cmp $248, %r11b
+    ja .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_le
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_past4_be
     vmovdqa %xmm6, %xmm0
@@ -6969,56 +6737,56 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 32(%r8), %xmm13
     vpxor %xmm13, %xmm2, %xmm2
     vmovdqu %xmm2, 32(%rcx)
     vmovdqa %xmm2, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1056(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1056(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 48(%r8), %xmm13
     vpxor %xmm13, %xmm3, %xmm3
     vmovdqu %xmm3, 48(%rcx)
     vmovdqa %xmm3, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1072(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1072(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_past4_be:
     cmp $32, %r9
@@ -7079,30 +6847,30 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_past2_be:
     cmp $16, %r9
@@ -7147,21 +6915,21 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_avx_gcm_enc_k256_w8_reduce_be
+    jz .Laes_gen_aesni_avx_gcm_enc_k256_w8_reduce
     vmovdqa %xmm6, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm6, %xmm6
     vpxor %xmm15, %xmm0, %xmm0
@@ -7195,28 +6963,28 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k256_w8_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w8_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm13
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k256_w8_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w8_bounce_out_be
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm14
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm14
     vpand %xmm14, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
@@ -7224,76 +6992,18 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_avx_gcm_enc_k256_w8_reduce_be:
-    vpxor %xmm10, %xmm11, %xmm11
-    vpxor %xmm12, %xmm11, %xmm11
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm10, %xmm13
-    vpshufd $78, %xmm10, %xmm10
-    vpxor %xmm10, %xmm11, %xmm11
-    vpxor %xmm13, %xmm11, %xmm11
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm11, %xmm13
-    vpshufd $78, %xmm11, %xmm11
-    vpxor %xmm11, %xmm12, %xmm12
-    vpxor %xmm13, %xmm12, %xmm12
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k256_w8_tag_done_be
-    vmovdqa %xmm7, %xmm13
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm12, %xmm14
-    vpxor %xmm14, %xmm13, %xmm13
-    vmovdqu %xmm13, 48(%rdx)
-    vpxor %xmm13, %xmm13, %xmm13
-    vmovdqu %xmm13, 32(%rdx)
-    vmovdqu %xmm13, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_done
-.Laes_gen_aesni_avx_gcm_enc_k256_w8_tag_done_be:
-    vmovdqu %xmm12, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_done
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w8_reduce
 .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm14
-    vpaddd %xmm8, %xmm14, %xmm14
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm14, %xmm14
-    vmovdqu %xmm14, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k256_w8_tag_done
-.Laes_gen_aesni_avx_gcm_enc_k256_w8_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm12, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k256_w8_no_last
-    vmovdqu 48(%rdx), %xmm13
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k256_w8_l_times_h
-    vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_aesni_avx_gcm_enc_k256_w8_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm14
-    vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w8_sums
-.Laes_gen_aesni_avx_gcm_enc_k256_w8_no_last:
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_aesni_avx_gcm_enc_k256_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_past4
     vmovdqa %xmm8, %xmm0
@@ -7388,56 +7098,56 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 32(%r8), %xmm13
     vpxor %xmm13, %xmm2, %xmm2
     vmovdqu %xmm2, 32(%rcx)
     vmovdqa %xmm2, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 32(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 32(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1056(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1056(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 48(%r8), %xmm13
     vpxor %xmm13, %xmm3, %xmm3
     vmovdqu %xmm3, 48(%rcx)
     vmovdqa %xmm3, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 48(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 48(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1072(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1072(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_past4:
     cmp $32, %r9
@@ -7500,30 +7210,30 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vmovdqu 16(%r8), %xmm13
     vpxor %xmm13, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
-    vpclmulqdq $0, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $0, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, 16(%r11), %xmm13, %xmm14
+    vpclmulqdq $17, 16(%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1040(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1040(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_past2:
     cmp $16, %r9
@@ -7569,17 +7279,17 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_enc_k256_w8_tail_past1:
     test %r9, %r9
@@ -7618,28 +7328,28 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k256_w8_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w8_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm13
     vpxor %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k256_w8_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w8_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm14
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm14
     vpand %xmm14, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm13
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm13, %xmm13
@@ -7647,13 +7357,13 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vpxor %xmm14, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vmovdqu %xmm14, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm13, %xmm14
+    vpclmulqdq $0, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm10, %xmm10
-    vpclmulqdq $17, (%r11), %xmm13, %xmm14
+    vpclmulqdq $17, (%rax), %xmm13, %xmm14
     vpxor %xmm14, %xmm12, %xmm12
     vpshufd $78, %xmm13, %xmm14
     vpxor %xmm14, %xmm13, %xmm13
-    vpclmulqdq $0, 1024(%r11), %xmm13, %xmm13
+    vpclmulqdq $0, 1024(%rax), %xmm13, %xmm13
     vpxor %xmm13, %xmm11, %xmm11
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -7726,7 +7436,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
 #   %xmm13 rk13
 #   %xmm12 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_enc_k256_w4
     .type aes_gen_aesni_avx_gcm_enc_k256_w4, @function
     .p2align 5
@@ -8124,8 +7834,6 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
 .Laes_gen_aesni_avx_gcm_enc_k256_w4_short_no_ek0:
 .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -8133,34 +7841,36 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm10, %xmm10
     vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_be
+    jnz .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k256_w4_tag_done_be
-.Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_be:
+    jz .Laes_gen_aesni_avx_gcm_enc_k256_w4_tag_done
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k256_w4_no_last_be
+    jz .Laes_gen_aesni_avx_gcm_enc_k256_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k256_w4_l_times_h_be
+    jnz .Laes_gen_aesni_avx_gcm_enc_k256_w4_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_aesni_avx_gcm_enc_k256_w4_l_times_h_be:
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w4_sums_be
-.Laes_gen_aesni_avx_gcm_enc_k256_w4_no_last_be:
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w4_sums
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_aesni_avx_gcm_enc_k256_w4_sums_be:
+.Laes_gen_aesni_avx_gcm_enc_k256_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_past2_be
     vmovdqa %xmm2, %xmm0
@@ -8215,30 +7925,30 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_past2_be:
     cmp $16, %r9
@@ -8279,21 +7989,21 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_avx_gcm_enc_k256_w4_reduce_be
+    jz .Laes_gen_aesni_avx_gcm_enc_k256_w4_reduce
     vmovdqa %xmm2, %xmm0
     vpaddd .Laesni_avx_gcm_inc_be1+16(%rip), %xmm2, %xmm2
     vpxor %xmm11, %xmm0, %xmm0
@@ -8323,28 +8033,28 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k256_w4_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w4_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k256_w4_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w4_bounce_out_be
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm10
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm10
     vpand %xmm10, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
@@ -8352,76 +8062,18 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_avx_gcm_enc_k256_w4_reduce_be:
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
-    vpshufd $78, %xmm6, %xmm6
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm9, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm9, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k256_w4_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm8, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_done
-.Laes_gen_aesni_avx_gcm_enc_k256_w4_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_done
+    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w4_reduce
 .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm10
-    vpaddd %xmm4, %xmm10, %xmm10
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm10, %xmm10
-    vmovdqu %xmm10, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k256_w4_tag_done
-.Laes_gen_aesni_avx_gcm_enc_k256_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_avx_gcm_enc_k256_w4_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_aesni_avx_gcm_enc_k256_w4_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_aesni_avx_gcm_enc_k256_w4_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_aesni_avx_gcm_enc_k256_w4_sums
-.Laes_gen_aesni_avx_gcm_enc_k256_w4_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_aesni_avx_gcm_enc_k256_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -8478,30 +8130,30 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_past2:
     cmp $16, %r9
@@ -8543,17 +8195,17 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_enc_k256_w4_tail_past1:
     test %r9, %r9
@@ -8588,28 +8240,28 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k256_w4_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w4_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k256_w4_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w4_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm10
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm10
     vpand %xmm10, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm9, %xmm9
@@ -8617,13 +8269,13 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -8696,7 +8348,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
 #   %xmm11 rk13
 #   %xmm10 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_enc_k256_w2
     .type aes_gen_aesni_avx_gcm_enc_k256_w2, @function
     .p2align 5
@@ -8980,7 +8632,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w2:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k256_w2_no_last
@@ -9038,17 +8690,17 @@ aes_gen_aesni_avx_gcm_enc_k256_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_avx_gcm_enc_k256_w2_tail_past1:
     test %r9, %r9
@@ -9081,28 +8733,28 @@ aes_gen_aesni_avx_gcm_enc_k256_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k256_w2_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w2_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm7
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k256_w2_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w2_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm8
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm8
     vpand %xmm8, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm7
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm7, %xmm7
@@ -9110,13 +8762,13 @@ aes_gen_aesni_avx_gcm_enc_k256_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -9189,7 +8841,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w2:
 #   %xmm10 rk13
 #   %xmm9 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_avx_gcm_enc_k256_w1
     .type aes_gen_aesni_avx_gcm_enc_k256_w1, @function
     .p2align 5
@@ -9380,7 +9032,7 @@ aes_gen_aesni_avx_gcm_enc_k256_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_avx_gcm_enc_k256_w1_no_last
@@ -9430,28 +9082,28 @@ aes_gen_aesni_avx_gcm_enc_k256_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k256_w1_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w1_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm6
     vpxor %xmm6, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_avx_gcm_enc_k256_w1_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_avx_gcm_enc_k256_w1_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm7
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm7
     vpand %xmm7, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm6
     vpshufb .Laesni_avx_gcm_bswap(%rip), %xmm6, %xmm6
@@ -9459,13 +9111,13 @@ aes_gen_aesni_avx_gcm_enc_k256_w1:
     vpxor %xmm7, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm6, %xmm7
+    vpclmulqdq $0, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm7
+    vpclmulqdq $17, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%rax), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)

@@ -72,7 +72,7 @@
 #   %xmm14 GHASH: a product
 #   %xmm15 rk0
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_dec_k128_w6
     .type aes_gen_aesni_gcm_dec_k128_w6, @function
     .p2align 5
@@ -388,8 +388,6 @@ aes_gen_aesni_gcm_dec_k128_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xef         # aesenclast %xmm7, %xmm5
 .Laes_gen_aesni_gcm_dec_k128_w6_short_no_ek0:
 .Laes_gen_aesni_gcm_dec_k128_w6_tail_start:
-    cmp $250, %r11b
-    ja .Laes_gen_aesni_gcm_dec_k128_w6_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm13
@@ -397,23 +395,23 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pshufb .Laesni_gcm_bswap(%rip), %xmm13
     movdqu %xmm13, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k128_w6_tail_be
+    jnz .Laes_gen_aesni_gcm_dec_k128_w6_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k128_w6_tag_done_be
-.Laes_gen_aesni_gcm_dec_k128_w6_tail_be:
+    jz .Laes_gen_aesni_gcm_dec_k128_w6_tag_done
+.Laes_gen_aesni_gcm_dec_k128_w6_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm10, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k128_w6_no_last_be
+    jz .Laes_gen_aesni_gcm_dec_k128_w6_no_last
     movdqu 48(%rdx), %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k128_w6_l_times_h_be
+    jnz .Laes_gen_aesni_gcm_dec_k128_w6_l_times_h
     pxor %xmm10, %xmm11
-.Laes_gen_aesni_gcm_dec_k128_w6_l_times_h_be:
+.Laes_gen_aesni_gcm_dec_k128_w6_l_times_h:
     movdqu 1008(%rsi), %xmm13
     movdqa %xmm11, %xmm8
     pclmulqdq $0, %xmm13, %xmm8
@@ -424,12 +422,14 @@ aes_gen_aesni_gcm_dec_k128_w6:
     movdqu 2032(%rsi), %xmm13
     movdqa %xmm11, %xmm9
     pclmulqdq $0, %xmm13, %xmm9
-    jmp .Laes_gen_aesni_gcm_dec_k128_w6_sums_be
-.Laes_gen_aesni_gcm_dec_k128_w6_no_last_be:
+    jmp .Laes_gen_aesni_gcm_dec_k128_w6_sums
+.Laes_gen_aesni_gcm_dec_k128_w6_no_last:
     pxor %xmm8, %xmm8
     pxor %xmm9, %xmm9
     pxor %xmm10, %xmm10
-.Laes_gen_aesni_gcm_dec_k128_w6_sums_be:
+.Laes_gen_aesni_gcm_dec_k128_w6_sums:
+    cmp $250, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k128_w6_tail_le
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_dec_k128_w6_tail_past4_be
     movdqa %xmm4, %xmm0
@@ -502,7 +502,7 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -511,14 +511,14 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
     pxor %xmm11, %xmm1
     movdqu %xmm1, 16(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -527,14 +527,14 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 32(%r8), %xmm11
     pxor %xmm11, %xmm2
     movdqu %xmm2, 32(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 32(%r11), %xmm13
+    movdqu 32(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -543,14 +543,14 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1056(%r11), %xmm13
+    movdqu 1056(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 48(%r8), %xmm11
     pxor %xmm11, %xmm3
     movdqu %xmm3, 48(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 48(%r11), %xmm13
+    movdqu 48(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -559,12 +559,12 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1072(%r11), %xmm13
+    movdqu 1072(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_gcm_dec_k128_w6_tail_past4_be:
     cmp $32, %r9
@@ -613,7 +613,7 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -622,14 +622,14 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
     pxor %xmm11, %xmm1
     movdqu %xmm1, 16(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -638,12 +638,12 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_dec_k128_w6_tail_past2_be:
     cmp $16, %r9
@@ -679,7 +679,7 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -688,16 +688,16 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_dec_k128_w6_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_gcm_dec_k128_w6_reduce_be
+    jz .Laes_gen_aesni_gcm_dec_k128_w6_reduce
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm4
     pxor %xmm15, %xmm0
@@ -723,23 +723,23 @@ aes_gen_aesni_gcm_dec_k128_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
     pxor %xmm13, %xmm13
     movdqu %xmm13, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k128_w6_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k128_w6_bounce_in_be
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm11
     pxor %xmm11, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k128_w6_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k128_w6_bounce_out_be
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
@@ -747,7 +747,7 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -756,80 +756,13 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     pxor %xmm0, %xmm0
     movdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_gcm_dec_k128_w6_reduce_be:
-    pxor %xmm8, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu .Lgcm_fold(%rip), %xmm13
-    movdqa %xmm8, %xmm14
-    pclmulqdq $16, %xmm13, %xmm14
-    pshufd $78, %xmm8, %xmm8
-    pxor %xmm8, %xmm9
-    pxor %xmm14, %xmm9
-    movdqa %xmm9, %xmm14
-    pclmulqdq $16, %xmm13, %xmm14
-    pshufd $78, %xmm9, %xmm9
-    pxor %xmm9, %xmm10
-    pxor %xmm14, %xmm10
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k128_w6_tag_done_be
-    movdqa %xmm5, %xmm11
-    movdqa %xmm10, %xmm13
-    pshufb .Laesni_gcm_bswap(%rip), %xmm13
-    pxor %xmm13, %xmm11
-    movdqu %xmm11, 48(%rdx)
-    pxor %xmm11, %xmm11
-    movdqu %xmm11, 32(%rdx)
-    movdqu %xmm11, (%rdx)
-    jmp .Laes_gen_aesni_gcm_dec_k128_w6_tail_done
-.Laes_gen_aesni_gcm_dec_k128_w6_tag_done_be:
-    movdqu %xmm10, (%rdx)
-    jmp .Laes_gen_aesni_gcm_dec_k128_w6_tail_done
+    jmp .Laes_gen_aesni_gcm_dec_k128_w6_reduce
 .Laes_gen_aesni_gcm_dec_k128_w6_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    movq %rax, %xmm13
-    paddd %xmm6, %xmm13
-    pshufb .Laesni_gcm_bswap(%rip), %xmm13
-    movdqu %xmm13, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k128_w6_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k128_w6_tag_done
-.Laes_gen_aesni_gcm_dec_k128_w6_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    movdqu %xmm10, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k128_w6_no_last
-    movdqu 48(%rdx), %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k128_w6_l_times_h
-    pxor %xmm10, %xmm11
-.Laes_gen_aesni_gcm_dec_k128_w6_l_times_h:
-    movdqu 1008(%rsi), %xmm13
-    movdqa %xmm11, %xmm8
-    pclmulqdq $0, %xmm13, %xmm8
-    movdqa %xmm11, %xmm10
-    pclmulqdq $17, %xmm13, %xmm10
-    pshufd $78, %xmm11, %xmm12
-    pxor %xmm12, %xmm11
-    movdqu 2032(%rsi), %xmm13
-    movdqa %xmm11, %xmm9
-    pclmulqdq $0, %xmm13, %xmm9
-    jmp .Laes_gen_aesni_gcm_dec_k128_w6_sums
-.Laes_gen_aesni_gcm_dec_k128_w6_no_last:
-    pxor %xmm8, %xmm8
-    pxor %xmm9, %xmm9
-    pxor %xmm10, %xmm10
-.Laes_gen_aesni_gcm_dec_k128_w6_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_dec_k128_w6_tail_past4
     movdqa %xmm6, %xmm0
@@ -906,7 +839,7 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -915,14 +848,14 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
     pxor %xmm11, %xmm1
     movdqu %xmm1, 16(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -931,14 +864,14 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 32(%r8), %xmm11
     pxor %xmm11, %xmm2
     movdqu %xmm2, 32(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 32(%r11), %xmm13
+    movdqu 32(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -947,14 +880,14 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1056(%r11), %xmm13
+    movdqu 1056(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 48(%r8), %xmm11
     pxor %xmm11, %xmm3
     movdqu %xmm3, 48(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 48(%r11), %xmm13
+    movdqu 48(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -963,12 +896,12 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1072(%r11), %xmm13
+    movdqu 1072(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_gcm_dec_k128_w6_tail_past4:
     cmp $32, %r9
@@ -1019,7 +952,7 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -1028,14 +961,14 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
     pxor %xmm11, %xmm1
     movdqu %xmm1, 16(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -1044,12 +977,12 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_dec_k128_w6_tail_past2:
     cmp $16, %r9
@@ -1086,7 +1019,7 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -1095,12 +1028,12 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_dec_k128_w6_tail_past1:
     test %r9, %r9
@@ -1131,23 +1064,23 @@ aes_gen_aesni_gcm_dec_k128_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
     pxor %xmm13, %xmm13
     movdqu %xmm13, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k128_w6_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k128_w6_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm11
     pxor %xmm11, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k128_w6_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k128_w6_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
@@ -1155,7 +1088,7 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -1164,7 +1097,7 @@ aes_gen_aesni_gcm_dec_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     pxor %xmm0, %xmm0
@@ -1241,7 +1174,7 @@ aes_gen_aesni_gcm_dec_k128_w6:
 #   %xmm15 rk9
 #   %xmm14 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_dec_k128_w4
     .type aes_gen_aesni_gcm_dec_k128_w4, @function
     .p2align 5
@@ -1487,8 +1420,6 @@ aes_gen_aesni_gcm_dec_k128_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xde    # aesenclast %xmm14, %xmm3
 .Laes_gen_aesni_gcm_dec_k128_w4_short_no_ek0:
 .Laes_gen_aesni_gcm_dec_k128_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_aesni_gcm_dec_k128_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm11
@@ -1496,23 +1427,23 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     movdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k128_w4_tail_be
+    jnz .Laes_gen_aesni_gcm_dec_k128_w4_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k128_w4_tag_done_be
-.Laes_gen_aesni_gcm_dec_k128_w4_tail_be:
+    jz .Laes_gen_aesni_gcm_dec_k128_w4_tag_done
+.Laes_gen_aesni_gcm_dec_k128_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k128_w4_no_last_be
+    jz .Laes_gen_aesni_gcm_dec_k128_w4_no_last
     movdqu 48(%rdx), %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k128_w4_l_times_h_be
+    jnz .Laes_gen_aesni_gcm_dec_k128_w4_l_times_h
     pxor %xmm8, %xmm9
-.Laes_gen_aesni_gcm_dec_k128_w4_l_times_h_be:
+.Laes_gen_aesni_gcm_dec_k128_w4_l_times_h:
     movdqu 1008(%rsi), %xmm11
     movdqa %xmm9, %xmm6
     pclmulqdq $0, %xmm11, %xmm6
@@ -1523,12 +1454,14 @@ aes_gen_aesni_gcm_dec_k128_w4:
     movdqu 2032(%rsi), %xmm11
     movdqa %xmm9, %xmm7
     pclmulqdq $0, %xmm11, %xmm7
-    jmp .Laes_gen_aesni_gcm_dec_k128_w4_sums_be
-.Laes_gen_aesni_gcm_dec_k128_w4_no_last_be:
+    jmp .Laes_gen_aesni_gcm_dec_k128_w4_sums
+.Laes_gen_aesni_gcm_dec_k128_w4_no_last:
     pxor %xmm6, %xmm6
     pxor %xmm7, %xmm7
     pxor %xmm8, %xmm8
-.Laes_gen_aesni_gcm_dec_k128_w4_sums_be:
+.Laes_gen_aesni_gcm_dec_k128_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k128_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_dec_k128_w4_tail_past2_be
     movdqa %xmm2, %xmm0
@@ -1573,7 +1506,7 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -1582,14 +1515,14 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     movdqu 16(%r8), %xmm9
     pxor %xmm9, %xmm1
     movdqu %xmm1, 16(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    movdqu 16(%r11), %xmm11
+    movdqu 16(%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -1598,12 +1531,12 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1040(%r11), %xmm11
+    movdqu 1040(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_dec_k128_w4_tail_past2_be:
     cmp $16, %r9
@@ -1637,7 +1570,7 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -1646,16 +1579,16 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_dec_k128_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_gcm_dec_k128_w4_reduce_be
+    jz .Laes_gen_aesni_gcm_dec_k128_w4_reduce
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm2
     pxor %xmm13, %xmm0
@@ -1679,23 +1612,23 @@ aes_gen_aesni_gcm_dec_k128_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
     pxor %xmm11, %xmm11
     movdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k128_w4_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k128_w4_bounce_in_be
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm9
     pxor %xmm9, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k128_w4_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k128_w4_bounce_out_be
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
@@ -1703,7 +1636,7 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -1712,80 +1645,13 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     pxor %xmm0, %xmm0
     movdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_gcm_dec_k128_w4_reduce_be:
-    pxor %xmm6, %xmm7
-    pxor %xmm8, %xmm7
-    movdqu .Lgcm_fold(%rip), %xmm11
-    movdqa %xmm6, %xmm12
-    pclmulqdq $16, %xmm11, %xmm12
-    pshufd $78, %xmm6, %xmm6
-    pxor %xmm6, %xmm7
-    pxor %xmm12, %xmm7
-    movdqa %xmm7, %xmm12
-    pclmulqdq $16, %xmm11, %xmm12
-    pshufd $78, %xmm7, %xmm7
-    pxor %xmm7, %xmm8
-    pxor %xmm12, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k128_w4_tag_done_be
-    movdqa %xmm3, %xmm9
-    movdqa %xmm8, %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    pxor %xmm11, %xmm9
-    movdqu %xmm9, 48(%rdx)
-    pxor %xmm9, %xmm9
-    movdqu %xmm9, 32(%rdx)
-    movdqu %xmm9, (%rdx)
-    jmp .Laes_gen_aesni_gcm_dec_k128_w4_tail_done
-.Laes_gen_aesni_gcm_dec_k128_w4_tag_done_be:
-    movdqu %xmm8, (%rdx)
-    jmp .Laes_gen_aesni_gcm_dec_k128_w4_tail_done
+    jmp .Laes_gen_aesni_gcm_dec_k128_w4_reduce
 .Laes_gen_aesni_gcm_dec_k128_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    movq %rax, %xmm11
-    paddd %xmm4, %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k128_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k128_w4_tag_done
-.Laes_gen_aesni_gcm_dec_k128_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    movdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k128_w4_no_last
-    movdqu 48(%rdx), %xmm9
-    pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k128_w4_l_times_h
-    pxor %xmm8, %xmm9
-.Laes_gen_aesni_gcm_dec_k128_w4_l_times_h:
-    movdqu 1008(%rsi), %xmm11
-    movdqa %xmm9, %xmm6
-    pclmulqdq $0, %xmm11, %xmm6
-    movdqa %xmm9, %xmm8
-    pclmulqdq $17, %xmm11, %xmm8
-    pshufd $78, %xmm9, %xmm10
-    pxor %xmm10, %xmm9
-    movdqu 2032(%rsi), %xmm11
-    movdqa %xmm9, %xmm7
-    pclmulqdq $0, %xmm11, %xmm7
-    jmp .Laes_gen_aesni_gcm_dec_k128_w4_sums
-.Laes_gen_aesni_gcm_dec_k128_w4_no_last:
-    pxor %xmm6, %xmm6
-    pxor %xmm7, %xmm7
-    pxor %xmm8, %xmm8
-.Laes_gen_aesni_gcm_dec_k128_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_dec_k128_w4_tail_past2
     movdqa %xmm4, %xmm0
@@ -1832,7 +1698,7 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -1841,14 +1707,14 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     movdqu 16(%r8), %xmm9
     pxor %xmm9, %xmm1
     movdqu %xmm1, 16(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    movdqu 16(%r11), %xmm11
+    movdqu 16(%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -1857,12 +1723,12 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1040(%r11), %xmm11
+    movdqu 1040(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_dec_k128_w4_tail_past2:
     cmp $16, %r9
@@ -1897,7 +1763,7 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -1906,12 +1772,12 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_dec_k128_w4_tail_past1:
     test %r9, %r9
@@ -1940,23 +1806,23 @@ aes_gen_aesni_gcm_dec_k128_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
     pxor %xmm11, %xmm11
     movdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k128_w4_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k128_w4_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm9
     pxor %xmm9, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k128_w4_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k128_w4_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
@@ -1964,7 +1830,7 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -1973,7 +1839,7 @@ aes_gen_aesni_gcm_dec_k128_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     pxor %xmm0, %xmm0
@@ -2050,7 +1916,7 @@ aes_gen_aesni_gcm_dec_k128_w4:
 #   %xmm13 rk9
 #   %xmm12 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_dec_k128_w2
     .type aes_gen_aesni_gcm_dec_k128_w2, @function
     .p2align 5
@@ -2238,7 +2104,7 @@ aes_gen_aesni_gcm_dec_k128_w2:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k128_w2_no_last
@@ -2294,7 +2160,7 @@ aes_gen_aesni_gcm_dec_k128_w2:
     pxor %xmm9, %xmm7
     pxor %xmm9, %xmm9
     movdqu %xmm9, (%rdx)
-    movdqu (%r11), %xmm9
+    movdqu (%rax), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
     pxor %xmm10, %xmm4
@@ -2303,12 +2169,12 @@ aes_gen_aesni_gcm_dec_k128_w2:
     pxor %xmm10, %xmm6
     pshufd $78, %xmm7, %xmm8
     pxor %xmm8, %xmm7
-    movdqu 1024(%r11), %xmm9
+    movdqu 1024(%rax), %xmm9
     pclmulqdq $0, %xmm9, %xmm7
     pxor %xmm7, %xmm5
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_dec_k128_w2_tail_past1:
     test %r9, %r9
@@ -2335,23 +2201,23 @@ aes_gen_aesni_gcm_dec_k128_w2:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
     pxor %xmm9, %xmm9
     movdqu %xmm9, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k128_w2_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k128_w2_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm7
     pxor %xmm7, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k128_w2_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k128_w2_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm7
@@ -2359,7 +2225,7 @@ aes_gen_aesni_gcm_dec_k128_w2:
     pxor %xmm9, %xmm7
     pxor %xmm9, %xmm9
     movdqu %xmm9, (%rdx)
-    movdqu (%r11), %xmm9
+    movdqu (%rax), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
     pxor %xmm10, %xmm4
@@ -2368,7 +2234,7 @@ aes_gen_aesni_gcm_dec_k128_w2:
     pxor %xmm10, %xmm6
     pshufd $78, %xmm7, %xmm8
     pxor %xmm8, %xmm7
-    movdqu 1024(%r11), %xmm9
+    movdqu 1024(%rax), %xmm9
     pclmulqdq $0, %xmm9, %xmm7
     pxor %xmm7, %xmm5
     pxor %xmm0, %xmm0
@@ -2445,7 +2311,7 @@ aes_gen_aesni_gcm_dec_k128_w2:
 #   %xmm12 rk9
 #   %xmm11 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_dec_k128_w1
     .type aes_gen_aesni_gcm_dec_k128_w1, @function
     .p2align 5
@@ -2574,7 +2440,7 @@ aes_gen_aesni_gcm_dec_k128_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k128_w1_no_last
@@ -2623,23 +2489,23 @@ aes_gen_aesni_gcm_dec_k128_w1:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
     pxor %xmm8, %xmm8
     movdqu %xmm8, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k128_w1_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k128_w1_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm6
     pxor %xmm6, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k128_w1_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k128_w1_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
@@ -2647,7 +2513,7 @@ aes_gen_aesni_gcm_dec_k128_w1:
     pxor %xmm8, %xmm6
     pxor %xmm8, %xmm8
     movdqu %xmm8, (%rdx)
-    movdqu (%r11), %xmm8
+    movdqu (%rax), %xmm8
     movdqa %xmm6, %xmm9
     pclmulqdq $0, %xmm8, %xmm9
     pxor %xmm9, %xmm3
@@ -2656,7 +2522,7 @@ aes_gen_aesni_gcm_dec_k128_w1:
     pxor %xmm9, %xmm5
     pshufd $78, %xmm6, %xmm7
     pxor %xmm7, %xmm6
-    movdqu 1024(%r11), %xmm8
+    movdqu 1024(%rax), %xmm8
     pclmulqdq $0, %xmm8, %xmm6
     pxor %xmm6, %xmm4
     pxor %xmm0, %xmm0
@@ -2733,7 +2599,7 @@ aes_gen_aesni_gcm_dec_k128_w1:
 #   %xmm14 GHASH: a product
 #   %xmm15 rk0
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_dec_k192_w6
     .type aes_gen_aesni_gcm_dec_k192_w6, @function
     .p2align 5
@@ -3071,8 +2937,6 @@ aes_gen_aesni_gcm_dec_k192_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xef         # aesenclast %xmm7, %xmm5
 .Laes_gen_aesni_gcm_dec_k192_w6_short_no_ek0:
 .Laes_gen_aesni_gcm_dec_k192_w6_tail_start:
-    cmp $250, %r11b
-    ja .Laes_gen_aesni_gcm_dec_k192_w6_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm13
@@ -3080,23 +2944,23 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pshufb .Laesni_gcm_bswap(%rip), %xmm13
     movdqu %xmm13, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k192_w6_tail_be
+    jnz .Laes_gen_aesni_gcm_dec_k192_w6_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k192_w6_tag_done_be
-.Laes_gen_aesni_gcm_dec_k192_w6_tail_be:
+    jz .Laes_gen_aesni_gcm_dec_k192_w6_tag_done
+.Laes_gen_aesni_gcm_dec_k192_w6_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm10, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k192_w6_no_last_be
+    jz .Laes_gen_aesni_gcm_dec_k192_w6_no_last
     movdqu 48(%rdx), %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k192_w6_l_times_h_be
+    jnz .Laes_gen_aesni_gcm_dec_k192_w6_l_times_h
     pxor %xmm10, %xmm11
-.Laes_gen_aesni_gcm_dec_k192_w6_l_times_h_be:
+.Laes_gen_aesni_gcm_dec_k192_w6_l_times_h:
     movdqu 1008(%rsi), %xmm13
     movdqa %xmm11, %xmm8
     pclmulqdq $0, %xmm13, %xmm8
@@ -3107,12 +2971,14 @@ aes_gen_aesni_gcm_dec_k192_w6:
     movdqu 2032(%rsi), %xmm13
     movdqa %xmm11, %xmm9
     pclmulqdq $0, %xmm13, %xmm9
-    jmp .Laes_gen_aesni_gcm_dec_k192_w6_sums_be
-.Laes_gen_aesni_gcm_dec_k192_w6_no_last_be:
+    jmp .Laes_gen_aesni_gcm_dec_k192_w6_sums
+.Laes_gen_aesni_gcm_dec_k192_w6_no_last:
     pxor %xmm8, %xmm8
     pxor %xmm9, %xmm9
     pxor %xmm10, %xmm10
-.Laes_gen_aesni_gcm_dec_k192_w6_sums_be:
+.Laes_gen_aesni_gcm_dec_k192_w6_sums:
+    cmp $250, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k192_w6_tail_le
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_dec_k192_w6_tail_past4_be
     movdqa %xmm4, %xmm0
@@ -3195,7 +3061,7 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -3204,14 +3070,14 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
     pxor %xmm11, %xmm1
     movdqu %xmm1, 16(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -3220,14 +3086,14 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 32(%r8), %xmm11
     pxor %xmm11, %xmm2
     movdqu %xmm2, 32(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 32(%r11), %xmm13
+    movdqu 32(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -3236,14 +3102,14 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1056(%r11), %xmm13
+    movdqu 1056(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 48(%r8), %xmm11
     pxor %xmm11, %xmm3
     movdqu %xmm3, 48(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 48(%r11), %xmm13
+    movdqu 48(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -3252,12 +3118,12 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1072(%r11), %xmm13
+    movdqu 1072(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_gcm_dec_k192_w6_tail_past4_be:
     cmp $32, %r9
@@ -3312,7 +3178,7 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -3321,14 +3187,14 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
     pxor %xmm11, %xmm1
     movdqu %xmm1, 16(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -3337,12 +3203,12 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_dec_k192_w6_tail_past2_be:
     cmp $16, %r9
@@ -3382,7 +3248,7 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -3391,16 +3257,16 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_dec_k192_w6_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_gcm_dec_k192_w6_reduce_be
+    jz .Laes_gen_aesni_gcm_dec_k192_w6_reduce
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm4
     pxor %xmm15, %xmm0
@@ -3430,23 +3296,23 @@ aes_gen_aesni_gcm_dec_k192_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
     pxor %xmm13, %xmm13
     movdqu %xmm13, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k192_w6_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k192_w6_bounce_in_be
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm11
     pxor %xmm11, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k192_w6_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k192_w6_bounce_out_be
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
@@ -3454,7 +3320,7 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -3463,80 +3329,13 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     pxor %xmm0, %xmm0
     movdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_gcm_dec_k192_w6_reduce_be:
-    pxor %xmm8, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu .Lgcm_fold(%rip), %xmm13
-    movdqa %xmm8, %xmm14
-    pclmulqdq $16, %xmm13, %xmm14
-    pshufd $78, %xmm8, %xmm8
-    pxor %xmm8, %xmm9
-    pxor %xmm14, %xmm9
-    movdqa %xmm9, %xmm14
-    pclmulqdq $16, %xmm13, %xmm14
-    pshufd $78, %xmm9, %xmm9
-    pxor %xmm9, %xmm10
-    pxor %xmm14, %xmm10
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k192_w6_tag_done_be
-    movdqa %xmm5, %xmm11
-    movdqa %xmm10, %xmm13
-    pshufb .Laesni_gcm_bswap(%rip), %xmm13
-    pxor %xmm13, %xmm11
-    movdqu %xmm11, 48(%rdx)
-    pxor %xmm11, %xmm11
-    movdqu %xmm11, 32(%rdx)
-    movdqu %xmm11, (%rdx)
-    jmp .Laes_gen_aesni_gcm_dec_k192_w6_tail_done
-.Laes_gen_aesni_gcm_dec_k192_w6_tag_done_be:
-    movdqu %xmm10, (%rdx)
-    jmp .Laes_gen_aesni_gcm_dec_k192_w6_tail_done
+    jmp .Laes_gen_aesni_gcm_dec_k192_w6_reduce
 .Laes_gen_aesni_gcm_dec_k192_w6_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    movq %rax, %xmm13
-    paddd %xmm6, %xmm13
-    pshufb .Laesni_gcm_bswap(%rip), %xmm13
-    movdqu %xmm13, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k192_w6_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k192_w6_tag_done
-.Laes_gen_aesni_gcm_dec_k192_w6_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    movdqu %xmm10, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k192_w6_no_last
-    movdqu 48(%rdx), %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k192_w6_l_times_h
-    pxor %xmm10, %xmm11
-.Laes_gen_aesni_gcm_dec_k192_w6_l_times_h:
-    movdqu 1008(%rsi), %xmm13
-    movdqa %xmm11, %xmm8
-    pclmulqdq $0, %xmm13, %xmm8
-    movdqa %xmm11, %xmm10
-    pclmulqdq $17, %xmm13, %xmm10
-    pshufd $78, %xmm11, %xmm12
-    pxor %xmm12, %xmm11
-    movdqu 2032(%rsi), %xmm13
-    movdqa %xmm11, %xmm9
-    pclmulqdq $0, %xmm13, %xmm9
-    jmp .Laes_gen_aesni_gcm_dec_k192_w6_sums
-.Laes_gen_aesni_gcm_dec_k192_w6_no_last:
-    pxor %xmm8, %xmm8
-    pxor %xmm9, %xmm9
-    pxor %xmm10, %xmm10
-.Laes_gen_aesni_gcm_dec_k192_w6_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_dec_k192_w6_tail_past4
     movdqa %xmm6, %xmm0
@@ -3623,7 +3422,7 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -3632,14 +3431,14 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
     pxor %xmm11, %xmm1
     movdqu %xmm1, 16(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -3648,14 +3447,14 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 32(%r8), %xmm11
     pxor %xmm11, %xmm2
     movdqu %xmm2, 32(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 32(%r11), %xmm13
+    movdqu 32(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -3664,14 +3463,14 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1056(%r11), %xmm13
+    movdqu 1056(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 48(%r8), %xmm11
     pxor %xmm11, %xmm3
     movdqu %xmm3, 48(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 48(%r11), %xmm13
+    movdqu 48(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -3680,12 +3479,12 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1072(%r11), %xmm13
+    movdqu 1072(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_gcm_dec_k192_w6_tail_past4:
     cmp $32, %r9
@@ -3742,7 +3541,7 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -3751,14 +3550,14 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
     pxor %xmm11, %xmm1
     movdqu %xmm1, 16(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -3767,12 +3566,12 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_dec_k192_w6_tail_past2:
     cmp $16, %r9
@@ -3813,7 +3612,7 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -3822,12 +3621,12 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_dec_k192_w6_tail_past1:
     test %r9, %r9
@@ -3862,23 +3661,23 @@ aes_gen_aesni_gcm_dec_k192_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
     pxor %xmm13, %xmm13
     movdqu %xmm13, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k192_w6_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k192_w6_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm11
     pxor %xmm11, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k192_w6_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k192_w6_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
@@ -3886,7 +3685,7 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -3895,7 +3694,7 @@ aes_gen_aesni_gcm_dec_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     pxor %xmm0, %xmm0
@@ -3972,7 +3771,7 @@ aes_gen_aesni_gcm_dec_k192_w6:
 #   %xmm15 rk11
 #   %xmm14 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_dec_k192_w4
     .type aes_gen_aesni_gcm_dec_k192_w4, @function
     .p2align 5
@@ -4236,8 +4035,6 @@ aes_gen_aesni_gcm_dec_k192_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xde    # aesenclast %xmm14, %xmm3
 .Laes_gen_aesni_gcm_dec_k192_w4_short_no_ek0:
 .Laes_gen_aesni_gcm_dec_k192_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_aesni_gcm_dec_k192_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm11
@@ -4245,23 +4042,23 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     movdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k192_w4_tail_be
+    jnz .Laes_gen_aesni_gcm_dec_k192_w4_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k192_w4_tag_done_be
-.Laes_gen_aesni_gcm_dec_k192_w4_tail_be:
+    jz .Laes_gen_aesni_gcm_dec_k192_w4_tag_done
+.Laes_gen_aesni_gcm_dec_k192_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k192_w4_no_last_be
+    jz .Laes_gen_aesni_gcm_dec_k192_w4_no_last
     movdqu 48(%rdx), %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k192_w4_l_times_h_be
+    jnz .Laes_gen_aesni_gcm_dec_k192_w4_l_times_h
     pxor %xmm8, %xmm9
-.Laes_gen_aesni_gcm_dec_k192_w4_l_times_h_be:
+.Laes_gen_aesni_gcm_dec_k192_w4_l_times_h:
     movdqu 1008(%rsi), %xmm11
     movdqa %xmm9, %xmm6
     pclmulqdq $0, %xmm11, %xmm6
@@ -4272,12 +4069,14 @@ aes_gen_aesni_gcm_dec_k192_w4:
     movdqu 2032(%rsi), %xmm11
     movdqa %xmm9, %xmm7
     pclmulqdq $0, %xmm11, %xmm7
-    jmp .Laes_gen_aesni_gcm_dec_k192_w4_sums_be
-.Laes_gen_aesni_gcm_dec_k192_w4_no_last_be:
+    jmp .Laes_gen_aesni_gcm_dec_k192_w4_sums
+.Laes_gen_aesni_gcm_dec_k192_w4_no_last:
     pxor %xmm6, %xmm6
     pxor %xmm7, %xmm7
     pxor %xmm8, %xmm8
-.Laes_gen_aesni_gcm_dec_k192_w4_sums_be:
+.Laes_gen_aesni_gcm_dec_k192_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k192_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_dec_k192_w4_tail_past2_be
     movdqa %xmm2, %xmm0
@@ -4328,7 +4127,7 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -4337,14 +4136,14 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     movdqu 16(%r8), %xmm9
     pxor %xmm9, %xmm1
     movdqu %xmm1, 16(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    movdqu 16(%r11), %xmm11
+    movdqu 16(%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -4353,12 +4152,12 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1040(%r11), %xmm11
+    movdqu 1040(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_dec_k192_w4_tail_past2_be:
     cmp $16, %r9
@@ -4396,7 +4195,7 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -4405,16 +4204,16 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_dec_k192_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_gcm_dec_k192_w4_reduce_be
+    jz .Laes_gen_aesni_gcm_dec_k192_w4_reduce
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm2
     pxor %xmm13, %xmm0
@@ -4442,23 +4241,23 @@ aes_gen_aesni_gcm_dec_k192_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
     pxor %xmm11, %xmm11
     movdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k192_w4_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k192_w4_bounce_in_be
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm9
     pxor %xmm9, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k192_w4_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k192_w4_bounce_out_be
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
@@ -4466,7 +4265,7 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -4475,80 +4274,13 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     pxor %xmm0, %xmm0
     movdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_gcm_dec_k192_w4_reduce_be:
-    pxor %xmm6, %xmm7
-    pxor %xmm8, %xmm7
-    movdqu .Lgcm_fold(%rip), %xmm11
-    movdqa %xmm6, %xmm12
-    pclmulqdq $16, %xmm11, %xmm12
-    pshufd $78, %xmm6, %xmm6
-    pxor %xmm6, %xmm7
-    pxor %xmm12, %xmm7
-    movdqa %xmm7, %xmm12
-    pclmulqdq $16, %xmm11, %xmm12
-    pshufd $78, %xmm7, %xmm7
-    pxor %xmm7, %xmm8
-    pxor %xmm12, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k192_w4_tag_done_be
-    movdqa %xmm3, %xmm9
-    movdqa %xmm8, %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    pxor %xmm11, %xmm9
-    movdqu %xmm9, 48(%rdx)
-    pxor %xmm9, %xmm9
-    movdqu %xmm9, 32(%rdx)
-    movdqu %xmm9, (%rdx)
-    jmp .Laes_gen_aesni_gcm_dec_k192_w4_tail_done
-.Laes_gen_aesni_gcm_dec_k192_w4_tag_done_be:
-    movdqu %xmm8, (%rdx)
-    jmp .Laes_gen_aesni_gcm_dec_k192_w4_tail_done
+    jmp .Laes_gen_aesni_gcm_dec_k192_w4_reduce
 .Laes_gen_aesni_gcm_dec_k192_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    movq %rax, %xmm11
-    paddd %xmm4, %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k192_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k192_w4_tag_done
-.Laes_gen_aesni_gcm_dec_k192_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    movdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k192_w4_no_last
-    movdqu 48(%rdx), %xmm9
-    pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k192_w4_l_times_h
-    pxor %xmm8, %xmm9
-.Laes_gen_aesni_gcm_dec_k192_w4_l_times_h:
-    movdqu 1008(%rsi), %xmm11
-    movdqa %xmm9, %xmm6
-    pclmulqdq $0, %xmm11, %xmm6
-    movdqa %xmm9, %xmm8
-    pclmulqdq $17, %xmm11, %xmm8
-    pshufd $78, %xmm9, %xmm10
-    pxor %xmm10, %xmm9
-    movdqu 2032(%rsi), %xmm11
-    movdqa %xmm9, %xmm7
-    pclmulqdq $0, %xmm11, %xmm7
-    jmp .Laes_gen_aesni_gcm_dec_k192_w4_sums
-.Laes_gen_aesni_gcm_dec_k192_w4_no_last:
-    pxor %xmm6, %xmm6
-    pxor %xmm7, %xmm7
-    pxor %xmm8, %xmm8
-.Laes_gen_aesni_gcm_dec_k192_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_dec_k192_w4_tail_past2
     movdqa %xmm4, %xmm0
@@ -4601,7 +4333,7 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -4610,14 +4342,14 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     movdqu 16(%r8), %xmm9
     pxor %xmm9, %xmm1
     movdqu %xmm1, 16(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    movdqu 16(%r11), %xmm11
+    movdqu 16(%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -4626,12 +4358,12 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1040(%r11), %xmm11
+    movdqu 1040(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_dec_k192_w4_tail_past2:
     cmp $16, %r9
@@ -4670,7 +4402,7 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -4679,12 +4411,12 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_dec_k192_w4_tail_past1:
     test %r9, %r9
@@ -4717,23 +4449,23 @@ aes_gen_aesni_gcm_dec_k192_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
     pxor %xmm11, %xmm11
     movdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k192_w4_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k192_w4_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm9
     pxor %xmm9, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k192_w4_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k192_w4_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
@@ -4741,7 +4473,7 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -4750,7 +4482,7 @@ aes_gen_aesni_gcm_dec_k192_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     pxor %xmm0, %xmm0
@@ -4827,7 +4559,7 @@ aes_gen_aesni_gcm_dec_k192_w4:
 #   %xmm13 rk11
 #   %xmm12 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_dec_k192_w2
     .type aes_gen_aesni_gcm_dec_k192_w2, @function
     .p2align 5
@@ -5029,7 +4761,7 @@ aes_gen_aesni_gcm_dec_k192_w2:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k192_w2_no_last
@@ -5089,7 +4821,7 @@ aes_gen_aesni_gcm_dec_k192_w2:
     pxor %xmm9, %xmm7
     pxor %xmm9, %xmm9
     movdqu %xmm9, (%rdx)
-    movdqu (%r11), %xmm9
+    movdqu (%rax), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
     pxor %xmm10, %xmm4
@@ -5098,12 +4830,12 @@ aes_gen_aesni_gcm_dec_k192_w2:
     pxor %xmm10, %xmm6
     pshufd $78, %xmm7, %xmm8
     pxor %xmm8, %xmm7
-    movdqu 1024(%r11), %xmm9
+    movdqu 1024(%rax), %xmm9
     pclmulqdq $0, %xmm9, %xmm7
     pxor %xmm7, %xmm5
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_dec_k192_w2_tail_past1:
     test %r9, %r9
@@ -5134,23 +4866,23 @@ aes_gen_aesni_gcm_dec_k192_w2:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
     pxor %xmm9, %xmm9
     movdqu %xmm9, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k192_w2_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k192_w2_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm7
     pxor %xmm7, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k192_w2_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k192_w2_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm7
@@ -5158,7 +4890,7 @@ aes_gen_aesni_gcm_dec_k192_w2:
     pxor %xmm9, %xmm7
     pxor %xmm9, %xmm9
     movdqu %xmm9, (%rdx)
-    movdqu (%r11), %xmm9
+    movdqu (%rax), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
     pxor %xmm10, %xmm4
@@ -5167,7 +4899,7 @@ aes_gen_aesni_gcm_dec_k192_w2:
     pxor %xmm10, %xmm6
     pshufd $78, %xmm7, %xmm8
     pxor %xmm8, %xmm7
-    movdqu 1024(%r11), %xmm9
+    movdqu 1024(%rax), %xmm9
     pclmulqdq $0, %xmm9, %xmm7
     pxor %xmm7, %xmm5
     pxor %xmm0, %xmm0
@@ -5244,7 +4976,7 @@ aes_gen_aesni_gcm_dec_k192_w2:
 #   %xmm12 rk11
 #   %xmm11 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_dec_k192_w1
     .type aes_gen_aesni_gcm_dec_k192_w1, @function
     .p2align 5
@@ -5381,7 +5113,7 @@ aes_gen_aesni_gcm_dec_k192_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k192_w1_no_last
@@ -5434,23 +5166,23 @@ aes_gen_aesni_gcm_dec_k192_w1:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
     pxor %xmm8, %xmm8
     movdqu %xmm8, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k192_w1_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k192_w1_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm6
     pxor %xmm6, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k192_w1_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k192_w1_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
@@ -5458,7 +5190,7 @@ aes_gen_aesni_gcm_dec_k192_w1:
     pxor %xmm8, %xmm6
     pxor %xmm8, %xmm8
     movdqu %xmm8, (%rdx)
-    movdqu (%r11), %xmm8
+    movdqu (%rax), %xmm8
     movdqa %xmm6, %xmm9
     pclmulqdq $0, %xmm8, %xmm9
     pxor %xmm9, %xmm3
@@ -5467,7 +5199,7 @@ aes_gen_aesni_gcm_dec_k192_w1:
     pxor %xmm9, %xmm5
     pshufd $78, %xmm6, %xmm7
     pxor %xmm7, %xmm6
-    movdqu 1024(%r11), %xmm8
+    movdqu 1024(%rax), %xmm8
     pclmulqdq $0, %xmm8, %xmm6
     pxor %xmm6, %xmm4
     pxor %xmm0, %xmm0
@@ -5544,7 +5276,7 @@ aes_gen_aesni_gcm_dec_k192_w1:
 #   %xmm14 GHASH: a product
 #   %xmm15 rk0
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_dec_k256_w6
     .type aes_gen_aesni_gcm_dec_k256_w6, @function
     .p2align 5
@@ -5904,8 +5636,6 @@ aes_gen_aesni_gcm_dec_k256_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xef         # aesenclast %xmm7, %xmm5
 .Laes_gen_aesni_gcm_dec_k256_w6_short_no_ek0:
 .Laes_gen_aesni_gcm_dec_k256_w6_tail_start:
-    cmp $250, %r11b
-    ja .Laes_gen_aesni_gcm_dec_k256_w6_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm13
@@ -5913,23 +5643,23 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pshufb .Laesni_gcm_bswap(%rip), %xmm13
     movdqu %xmm13, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k256_w6_tail_be
+    jnz .Laes_gen_aesni_gcm_dec_k256_w6_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k256_w6_tag_done_be
-.Laes_gen_aesni_gcm_dec_k256_w6_tail_be:
+    jz .Laes_gen_aesni_gcm_dec_k256_w6_tag_done
+.Laes_gen_aesni_gcm_dec_k256_w6_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm10, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k256_w6_no_last_be
+    jz .Laes_gen_aesni_gcm_dec_k256_w6_no_last
     movdqu 48(%rdx), %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k256_w6_l_times_h_be
+    jnz .Laes_gen_aesni_gcm_dec_k256_w6_l_times_h
     pxor %xmm10, %xmm11
-.Laes_gen_aesni_gcm_dec_k256_w6_l_times_h_be:
+.Laes_gen_aesni_gcm_dec_k256_w6_l_times_h:
     movdqu 1008(%rsi), %xmm13
     movdqa %xmm11, %xmm8
     pclmulqdq $0, %xmm13, %xmm8
@@ -5940,12 +5670,14 @@ aes_gen_aesni_gcm_dec_k256_w6:
     movdqu 2032(%rsi), %xmm13
     movdqa %xmm11, %xmm9
     pclmulqdq $0, %xmm13, %xmm9
-    jmp .Laes_gen_aesni_gcm_dec_k256_w6_sums_be
-.Laes_gen_aesni_gcm_dec_k256_w6_no_last_be:
+    jmp .Laes_gen_aesni_gcm_dec_k256_w6_sums
+.Laes_gen_aesni_gcm_dec_k256_w6_no_last:
     pxor %xmm8, %xmm8
     pxor %xmm9, %xmm9
     pxor %xmm10, %xmm10
-.Laes_gen_aesni_gcm_dec_k256_w6_sums_be:
+.Laes_gen_aesni_gcm_dec_k256_w6_sums:
+    cmp $250, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k256_w6_tail_le
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_dec_k256_w6_tail_past4_be
     movdqa %xmm4, %xmm0
@@ -6038,7 +5770,7 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -6047,14 +5779,14 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
     pxor %xmm11, %xmm1
     movdqu %xmm1, 16(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -6063,14 +5795,14 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 32(%r8), %xmm11
     pxor %xmm11, %xmm2
     movdqu %xmm2, 32(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 32(%r11), %xmm13
+    movdqu 32(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -6079,14 +5811,14 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1056(%r11), %xmm13
+    movdqu 1056(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 48(%r8), %xmm11
     pxor %xmm11, %xmm3
     movdqu %xmm3, 48(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 48(%r11), %xmm13
+    movdqu 48(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -6095,12 +5827,12 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1072(%r11), %xmm13
+    movdqu 1072(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_gcm_dec_k256_w6_tail_past4_be:
     cmp $32, %r9
@@ -6161,7 +5893,7 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -6170,14 +5902,14 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
     pxor %xmm11, %xmm1
     movdqu %xmm1, 16(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -6186,12 +5918,12 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_dec_k256_w6_tail_past2_be:
     cmp $16, %r9
@@ -6235,7 +5967,7 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -6244,16 +5976,16 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_dec_k256_w6_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_gcm_dec_k256_w6_reduce_be
+    jz .Laes_gen_aesni_gcm_dec_k256_w6_reduce
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm4
     pxor %xmm15, %xmm0
@@ -6287,23 +6019,23 @@ aes_gen_aesni_gcm_dec_k256_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
     pxor %xmm13, %xmm13
     movdqu %xmm13, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k256_w6_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k256_w6_bounce_in_be
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm11
     pxor %xmm11, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k256_w6_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k256_w6_bounce_out_be
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
@@ -6311,7 +6043,7 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -6320,80 +6052,13 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     pxor %xmm0, %xmm0
     movdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_gcm_dec_k256_w6_reduce_be:
-    pxor %xmm8, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu .Lgcm_fold(%rip), %xmm13
-    movdqa %xmm8, %xmm14
-    pclmulqdq $16, %xmm13, %xmm14
-    pshufd $78, %xmm8, %xmm8
-    pxor %xmm8, %xmm9
-    pxor %xmm14, %xmm9
-    movdqa %xmm9, %xmm14
-    pclmulqdq $16, %xmm13, %xmm14
-    pshufd $78, %xmm9, %xmm9
-    pxor %xmm9, %xmm10
-    pxor %xmm14, %xmm10
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k256_w6_tag_done_be
-    movdqa %xmm5, %xmm11
-    movdqa %xmm10, %xmm13
-    pshufb .Laesni_gcm_bswap(%rip), %xmm13
-    pxor %xmm13, %xmm11
-    movdqu %xmm11, 48(%rdx)
-    pxor %xmm11, %xmm11
-    movdqu %xmm11, 32(%rdx)
-    movdqu %xmm11, (%rdx)
-    jmp .Laes_gen_aesni_gcm_dec_k256_w6_tail_done
-.Laes_gen_aesni_gcm_dec_k256_w6_tag_done_be:
-    movdqu %xmm10, (%rdx)
-    jmp .Laes_gen_aesni_gcm_dec_k256_w6_tail_done
+    jmp .Laes_gen_aesni_gcm_dec_k256_w6_reduce
 .Laes_gen_aesni_gcm_dec_k256_w6_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    movq %rax, %xmm13
-    paddd %xmm6, %xmm13
-    pshufb .Laesni_gcm_bswap(%rip), %xmm13
-    movdqu %xmm13, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k256_w6_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k256_w6_tag_done
-.Laes_gen_aesni_gcm_dec_k256_w6_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    movdqu %xmm10, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k256_w6_no_last
-    movdqu 48(%rdx), %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k256_w6_l_times_h
-    pxor %xmm10, %xmm11
-.Laes_gen_aesni_gcm_dec_k256_w6_l_times_h:
-    movdqu 1008(%rsi), %xmm13
-    movdqa %xmm11, %xmm8
-    pclmulqdq $0, %xmm13, %xmm8
-    movdqa %xmm11, %xmm10
-    pclmulqdq $17, %xmm13, %xmm10
-    pshufd $78, %xmm11, %xmm12
-    pxor %xmm12, %xmm11
-    movdqu 2032(%rsi), %xmm13
-    movdqa %xmm11, %xmm9
-    pclmulqdq $0, %xmm13, %xmm9
-    jmp .Laes_gen_aesni_gcm_dec_k256_w6_sums
-.Laes_gen_aesni_gcm_dec_k256_w6_no_last:
-    pxor %xmm8, %xmm8
-    pxor %xmm9, %xmm9
-    pxor %xmm10, %xmm10
-.Laes_gen_aesni_gcm_dec_k256_w6_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_dec_k256_w6_tail_past4
     movdqa %xmm6, %xmm0
@@ -6490,7 +6155,7 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -6499,14 +6164,14 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
     pxor %xmm11, %xmm1
     movdqu %xmm1, 16(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -6515,14 +6180,14 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 32(%r8), %xmm11
     pxor %xmm11, %xmm2
     movdqu %xmm2, 32(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 32(%r11), %xmm13
+    movdqu 32(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -6531,14 +6196,14 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1056(%r11), %xmm13
+    movdqu 1056(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 48(%r8), %xmm11
     pxor %xmm11, %xmm3
     movdqu %xmm3, 48(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 48(%r11), %xmm13
+    movdqu 48(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -6547,12 +6212,12 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1072(%r11), %xmm13
+    movdqu 1072(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_gcm_dec_k256_w6_tail_past4:
     cmp $32, %r9
@@ -6615,7 +6280,7 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -6624,14 +6289,14 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
     pxor %xmm11, %xmm1
     movdqu %xmm1, 16(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -6640,12 +6305,12 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_dec_k256_w6_tail_past2:
     cmp $16, %r9
@@ -6690,7 +6355,7 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -6699,12 +6364,12 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_dec_k256_w6_tail_past1:
     test %r9, %r9
@@ -6743,23 +6408,23 @@ aes_gen_aesni_gcm_dec_k256_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
     pxor %xmm13, %xmm13
     movdqu %xmm13, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k256_w6_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k256_w6_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm11
     pxor %xmm11, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k256_w6_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k256_w6_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
@@ -6767,7 +6432,7 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -6776,7 +6441,7 @@ aes_gen_aesni_gcm_dec_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     pxor %xmm0, %xmm0
@@ -6853,7 +6518,7 @@ aes_gen_aesni_gcm_dec_k256_w6:
 #   %xmm15 rk13
 #   %xmm14 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_dec_k256_w4
     .type aes_gen_aesni_gcm_dec_k256_w4, @function
     .p2align 5
@@ -7135,8 +6800,6 @@ aes_gen_aesni_gcm_dec_k256_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xde    # aesenclast %xmm14, %xmm3
 .Laes_gen_aesni_gcm_dec_k256_w4_short_no_ek0:
 .Laes_gen_aesni_gcm_dec_k256_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_aesni_gcm_dec_k256_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm11
@@ -7144,23 +6807,23 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     movdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k256_w4_tail_be
+    jnz .Laes_gen_aesni_gcm_dec_k256_w4_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k256_w4_tag_done_be
-.Laes_gen_aesni_gcm_dec_k256_w4_tail_be:
+    jz .Laes_gen_aesni_gcm_dec_k256_w4_tag_done
+.Laes_gen_aesni_gcm_dec_k256_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k256_w4_no_last_be
+    jz .Laes_gen_aesni_gcm_dec_k256_w4_no_last
     movdqu 48(%rdx), %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k256_w4_l_times_h_be
+    jnz .Laes_gen_aesni_gcm_dec_k256_w4_l_times_h
     pxor %xmm8, %xmm9
-.Laes_gen_aesni_gcm_dec_k256_w4_l_times_h_be:
+.Laes_gen_aesni_gcm_dec_k256_w4_l_times_h:
     movdqu 1008(%rsi), %xmm11
     movdqa %xmm9, %xmm6
     pclmulqdq $0, %xmm11, %xmm6
@@ -7171,12 +6834,14 @@ aes_gen_aesni_gcm_dec_k256_w4:
     movdqu 2032(%rsi), %xmm11
     movdqa %xmm9, %xmm7
     pclmulqdq $0, %xmm11, %xmm7
-    jmp .Laes_gen_aesni_gcm_dec_k256_w4_sums_be
-.Laes_gen_aesni_gcm_dec_k256_w4_no_last_be:
+    jmp .Laes_gen_aesni_gcm_dec_k256_w4_sums
+.Laes_gen_aesni_gcm_dec_k256_w4_no_last:
     pxor %xmm6, %xmm6
     pxor %xmm7, %xmm7
     pxor %xmm8, %xmm8
-.Laes_gen_aesni_gcm_dec_k256_w4_sums_be:
+.Laes_gen_aesni_gcm_dec_k256_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_aesni_gcm_dec_k256_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_dec_k256_w4_tail_past2_be
     movdqa %xmm2, %xmm0
@@ -7233,7 +6898,7 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -7242,14 +6907,14 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     movdqu 16(%r8), %xmm9
     pxor %xmm9, %xmm1
     movdqu %xmm1, 16(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    movdqu 16(%r11), %xmm11
+    movdqu 16(%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -7258,12 +6923,12 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1040(%r11), %xmm11
+    movdqu 1040(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_dec_k256_w4_tail_past2_be:
     cmp $16, %r9
@@ -7305,7 +6970,7 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -7314,16 +6979,16 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_dec_k256_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_gcm_dec_k256_w4_reduce_be
+    jz .Laes_gen_aesni_gcm_dec_k256_w4_reduce
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm2
     pxor %xmm13, %xmm0
@@ -7355,23 +7020,23 @@ aes_gen_aesni_gcm_dec_k256_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
     pxor %xmm11, %xmm11
     movdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k256_w4_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k256_w4_bounce_in_be
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm9
     pxor %xmm9, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k256_w4_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k256_w4_bounce_out_be
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
@@ -7379,7 +7044,7 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -7388,80 +7053,13 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     pxor %xmm0, %xmm0
     movdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_gcm_dec_k256_w4_reduce_be:
-    pxor %xmm6, %xmm7
-    pxor %xmm8, %xmm7
-    movdqu .Lgcm_fold(%rip), %xmm11
-    movdqa %xmm6, %xmm12
-    pclmulqdq $16, %xmm11, %xmm12
-    pshufd $78, %xmm6, %xmm6
-    pxor %xmm6, %xmm7
-    pxor %xmm12, %xmm7
-    movdqa %xmm7, %xmm12
-    pclmulqdq $16, %xmm11, %xmm12
-    pshufd $78, %xmm7, %xmm7
-    pxor %xmm7, %xmm8
-    pxor %xmm12, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k256_w4_tag_done_be
-    movdqa %xmm3, %xmm9
-    movdqa %xmm8, %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    pxor %xmm11, %xmm9
-    movdqu %xmm9, 48(%rdx)
-    pxor %xmm9, %xmm9
-    movdqu %xmm9, 32(%rdx)
-    movdqu %xmm9, (%rdx)
-    jmp .Laes_gen_aesni_gcm_dec_k256_w4_tail_done
-.Laes_gen_aesni_gcm_dec_k256_w4_tag_done_be:
-    movdqu %xmm8, (%rdx)
-    jmp .Laes_gen_aesni_gcm_dec_k256_w4_tail_done
+    jmp .Laes_gen_aesni_gcm_dec_k256_w4_reduce
 .Laes_gen_aesni_gcm_dec_k256_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    movq %rax, %xmm11
-    paddd %xmm4, %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k256_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k256_w4_tag_done
-.Laes_gen_aesni_gcm_dec_k256_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    movdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_dec_k256_w4_no_last
-    movdqu 48(%rdx), %xmm9
-    pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_dec_k256_w4_l_times_h
-    pxor %xmm8, %xmm9
-.Laes_gen_aesni_gcm_dec_k256_w4_l_times_h:
-    movdqu 1008(%rsi), %xmm11
-    movdqa %xmm9, %xmm6
-    pclmulqdq $0, %xmm11, %xmm6
-    movdqa %xmm9, %xmm8
-    pclmulqdq $17, %xmm11, %xmm8
-    pshufd $78, %xmm9, %xmm10
-    pxor %xmm10, %xmm9
-    movdqu 2032(%rsi), %xmm11
-    movdqa %xmm9, %xmm7
-    pclmulqdq $0, %xmm11, %xmm7
-    jmp .Laes_gen_aesni_gcm_dec_k256_w4_sums
-.Laes_gen_aesni_gcm_dec_k256_w4_no_last:
-    pxor %xmm6, %xmm6
-    pxor %xmm7, %xmm7
-    pxor %xmm8, %xmm8
-.Laes_gen_aesni_gcm_dec_k256_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_dec_k256_w4_tail_past2
     movdqa %xmm4, %xmm0
@@ -7520,7 +7118,7 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -7529,14 +7127,14 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     movdqu 16(%r8), %xmm9
     pxor %xmm9, %xmm1
     movdqu %xmm1, 16(%rcx)
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    movdqu 16(%r11), %xmm11
+    movdqu 16(%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -7545,12 +7143,12 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1040(%r11), %xmm11
+    movdqu 1040(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_dec_k256_w4_tail_past2:
     cmp $16, %r9
@@ -7593,7 +7191,7 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -7602,12 +7200,12 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_dec_k256_w4_tail_past1:
     test %r9, %r9
@@ -7644,23 +7242,23 @@ aes_gen_aesni_gcm_dec_k256_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
     pxor %xmm11, %xmm11
     movdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k256_w4_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k256_w4_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm9
     pxor %xmm9, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k256_w4_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k256_w4_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
@@ -7668,7 +7266,7 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -7677,7 +7275,7 @@ aes_gen_aesni_gcm_dec_k256_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     pxor %xmm0, %xmm0
@@ -7754,7 +7352,7 @@ aes_gen_aesni_gcm_dec_k256_w4:
 #   %xmm13 rk13
 #   %xmm12 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_dec_k256_w2
     .type aes_gen_aesni_gcm_dec_k256_w2, @function
     .p2align 5
@@ -7970,7 +7568,7 @@ aes_gen_aesni_gcm_dec_k256_w2:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k256_w2_no_last
@@ -8034,7 +7632,7 @@ aes_gen_aesni_gcm_dec_k256_w2:
     pxor %xmm9, %xmm7
     pxor %xmm9, %xmm9
     movdqu %xmm9, (%rdx)
-    movdqu (%r11), %xmm9
+    movdqu (%rax), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
     pxor %xmm10, %xmm4
@@ -8043,12 +7641,12 @@ aes_gen_aesni_gcm_dec_k256_w2:
     pxor %xmm10, %xmm6
     pshufd $78, %xmm7, %xmm8
     pxor %xmm8, %xmm7
-    movdqu 1024(%r11), %xmm9
+    movdqu 1024(%rax), %xmm9
     pclmulqdq $0, %xmm9, %xmm7
     pxor %xmm7, %xmm5
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_dec_k256_w2_tail_past1:
     test %r9, %r9
@@ -8083,23 +7681,23 @@ aes_gen_aesni_gcm_dec_k256_w2:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
     pxor %xmm9, %xmm9
     movdqu %xmm9, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k256_w2_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k256_w2_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm7
     pxor %xmm7, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k256_w2_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k256_w2_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm7
@@ -8107,7 +7705,7 @@ aes_gen_aesni_gcm_dec_k256_w2:
     pxor %xmm9, %xmm7
     pxor %xmm9, %xmm9
     movdqu %xmm9, (%rdx)
-    movdqu (%r11), %xmm9
+    movdqu (%rax), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
     pxor %xmm10, %xmm4
@@ -8116,7 +7714,7 @@ aes_gen_aesni_gcm_dec_k256_w2:
     pxor %xmm10, %xmm6
     pshufd $78, %xmm7, %xmm8
     pxor %xmm8, %xmm7
-    movdqu 1024(%r11), %xmm9
+    movdqu 1024(%rax), %xmm9
     pclmulqdq $0, %xmm9, %xmm7
     pxor %xmm7, %xmm5
     pxor %xmm0, %xmm0
@@ -8193,7 +7791,7 @@ aes_gen_aesni_gcm_dec_k256_w2:
 #   %xmm12 rk13
 #   %xmm11 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_dec_k256_w1
     .type aes_gen_aesni_gcm_dec_k256_w1, @function
     .p2align 5
@@ -8338,7 +7936,7 @@ aes_gen_aesni_gcm_dec_k256_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_dec_k256_w1_no_last
@@ -8395,23 +7993,23 @@ aes_gen_aesni_gcm_dec_k256_w1:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
     pxor %xmm8, %xmm8
     movdqu %xmm8, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k256_w1_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k256_w1_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm6
     pxor %xmm6, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_dec_k256_w1_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_dec_k256_w1_bounce_out
     xor %rsi, %rsi
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
@@ -8419,7 +8017,7 @@ aes_gen_aesni_gcm_dec_k256_w1:
     pxor %xmm8, %xmm6
     pxor %xmm8, %xmm8
     movdqu %xmm8, (%rdx)
-    movdqu (%r11), %xmm8
+    movdqu (%rax), %xmm8
     movdqa %xmm6, %xmm9
     pclmulqdq $0, %xmm8, %xmm9
     pxor %xmm9, %xmm3
@@ -8428,7 +8026,7 @@ aes_gen_aesni_gcm_dec_k256_w1:
     pxor %xmm9, %xmm5
     pshufd $78, %xmm6, %xmm7
     pxor %xmm7, %xmm6
-    movdqu 1024(%r11), %xmm8
+    movdqu 1024(%rax), %xmm8
     pclmulqdq $0, %xmm8, %xmm6
     pxor %xmm6, %xmm4
     pxor %xmm0, %xmm0

@@ -72,7 +72,7 @@
 #   %xmm14 GHASH: a product
 #   %xmm15 rk0
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_enc_k128_w6
     .type aes_gen_aesni_gcm_enc_k128_w6, @function
     .p2align 5
@@ -622,8 +622,6 @@ aes_gen_aesni_gcm_enc_k128_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xef         # aesenclast %xmm7, %xmm5
 .Laes_gen_aesni_gcm_enc_k128_w6_short_no_ek0:
 .Laes_gen_aesni_gcm_enc_k128_w6_tail_start:
-    cmp $250, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k128_w6_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm13
@@ -631,23 +629,23 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pshufb .Laesni_gcm_bswap(%rip), %xmm13
     movdqu %xmm13, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k128_w6_tail_be
+    jnz .Laes_gen_aesni_gcm_enc_k128_w6_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k128_w6_tag_done_be
-.Laes_gen_aesni_gcm_enc_k128_w6_tail_be:
+    jz .Laes_gen_aesni_gcm_enc_k128_w6_tag_done
+.Laes_gen_aesni_gcm_enc_k128_w6_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm10, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k128_w6_no_last_be
+    jz .Laes_gen_aesni_gcm_enc_k128_w6_no_last
     movdqu 48(%rdx), %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k128_w6_l_times_h_be
+    jnz .Laes_gen_aesni_gcm_enc_k128_w6_l_times_h
     pxor %xmm10, %xmm11
-.Laes_gen_aesni_gcm_enc_k128_w6_l_times_h_be:
+.Laes_gen_aesni_gcm_enc_k128_w6_l_times_h:
     movdqu 1008(%rsi), %xmm13
     movdqa %xmm11, %xmm8
     pclmulqdq $0, %xmm13, %xmm8
@@ -658,12 +656,14 @@ aes_gen_aesni_gcm_enc_k128_w6:
     movdqu 2032(%rsi), %xmm13
     movdqa %xmm11, %xmm9
     pclmulqdq $0, %xmm13, %xmm9
-    jmp .Laes_gen_aesni_gcm_enc_k128_w6_sums_be
-.Laes_gen_aesni_gcm_enc_k128_w6_no_last_be:
+    jmp .Laes_gen_aesni_gcm_enc_k128_w6_sums
+.Laes_gen_aesni_gcm_enc_k128_w6_no_last:
     pxor %xmm8, %xmm8
     pxor %xmm9, %xmm9
     pxor %xmm10, %xmm10
-.Laes_gen_aesni_gcm_enc_k128_w6_sums_be:
+.Laes_gen_aesni_gcm_enc_k128_w6_sums:
+    cmp $250, %r11b
+    ja .Laes_gen_aesni_gcm_enc_k128_w6_tail_le
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_enc_k128_w6_tail_past4_be
     movdqa %xmm4, %xmm0
@@ -737,7 +737,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -746,7 +746,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
@@ -754,7 +754,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     movdqu %xmm1, 16(%rcx)
     movdqa %xmm1, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -763,7 +763,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 32(%r8), %xmm11
@@ -771,7 +771,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     movdqu %xmm2, 32(%rcx)
     movdqa %xmm2, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 32(%r11), %xmm13
+    movdqu 32(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -780,7 +780,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1056(%r11), %xmm13
+    movdqu 1056(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 48(%r8), %xmm11
@@ -788,7 +788,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     movdqu %xmm3, 48(%rcx)
     movdqa %xmm3, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 48(%r11), %xmm13
+    movdqu 48(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -797,12 +797,12 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1072(%r11), %xmm13
+    movdqu 1072(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_gcm_enc_k128_w6_tail_past4_be:
     cmp $32, %r9
@@ -852,7 +852,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -861,7 +861,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
@@ -869,7 +869,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     movdqu %xmm1, 16(%rcx)
     movdqa %xmm1, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -878,12 +878,12 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_enc_k128_w6_tail_past2_be:
     cmp $16, %r9
@@ -920,7 +920,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -929,16 +929,16 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_enc_k128_w6_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_gcm_enc_k128_w6_reduce_be
+    jz .Laes_gen_aesni_gcm_enc_k128_w6_reduce
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm4
     pxor %xmm15, %xmm0
@@ -964,28 +964,28 @@ aes_gen_aesni_gcm_enc_k128_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
     pxor %xmm13, %xmm13
     movdqu %xmm13, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k128_w6_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k128_w6_bounce_in_be
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm11
     pxor %xmm11, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k128_w6_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k128_w6_bounce_out_be
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    movdqu (%rax), %xmm13
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    movdqu (%r11), %xmm13
     pand %xmm13, %xmm0
     movdqa %xmm0, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
@@ -993,7 +993,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -1002,80 +1002,13 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     pxor %xmm0, %xmm0
     movdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_gcm_enc_k128_w6_reduce_be:
-    pxor %xmm8, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu .Lgcm_fold(%rip), %xmm13
-    movdqa %xmm8, %xmm14
-    pclmulqdq $16, %xmm13, %xmm14
-    pshufd $78, %xmm8, %xmm8
-    pxor %xmm8, %xmm9
-    pxor %xmm14, %xmm9
-    movdqa %xmm9, %xmm14
-    pclmulqdq $16, %xmm13, %xmm14
-    pshufd $78, %xmm9, %xmm9
-    pxor %xmm9, %xmm10
-    pxor %xmm14, %xmm10
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k128_w6_tag_done_be
-    movdqa %xmm5, %xmm11
-    movdqa %xmm10, %xmm13
-    pshufb .Laesni_gcm_bswap(%rip), %xmm13
-    pxor %xmm13, %xmm11
-    movdqu %xmm11, 48(%rdx)
-    pxor %xmm11, %xmm11
-    movdqu %xmm11, 32(%rdx)
-    movdqu %xmm11, (%rdx)
-    jmp .Laes_gen_aesni_gcm_enc_k128_w6_tail_done
-.Laes_gen_aesni_gcm_enc_k128_w6_tag_done_be:
-    movdqu %xmm10, (%rdx)
-    jmp .Laes_gen_aesni_gcm_enc_k128_w6_tail_done
+    jmp .Laes_gen_aesni_gcm_enc_k128_w6_reduce
 .Laes_gen_aesni_gcm_enc_k128_w6_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    movq %rax, %xmm13
-    paddd %xmm6, %xmm13
-    pshufb .Laesni_gcm_bswap(%rip), %xmm13
-    movdqu %xmm13, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k128_w6_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k128_w6_tag_done
-.Laes_gen_aesni_gcm_enc_k128_w6_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    movdqu %xmm10, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k128_w6_no_last
-    movdqu 48(%rdx), %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k128_w6_l_times_h
-    pxor %xmm10, %xmm11
-.Laes_gen_aesni_gcm_enc_k128_w6_l_times_h:
-    movdqu 1008(%rsi), %xmm13
-    movdqa %xmm11, %xmm8
-    pclmulqdq $0, %xmm13, %xmm8
-    movdqa %xmm11, %xmm10
-    pclmulqdq $17, %xmm13, %xmm10
-    pshufd $78, %xmm11, %xmm12
-    pxor %xmm12, %xmm11
-    movdqu 2032(%rsi), %xmm13
-    movdqa %xmm11, %xmm9
-    pclmulqdq $0, %xmm13, %xmm9
-    jmp .Laes_gen_aesni_gcm_enc_k128_w6_sums
-.Laes_gen_aesni_gcm_enc_k128_w6_no_last:
-    pxor %xmm8, %xmm8
-    pxor %xmm9, %xmm9
-    pxor %xmm10, %xmm10
-.Laes_gen_aesni_gcm_enc_k128_w6_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_enc_k128_w6_tail_past4
     movdqa %xmm6, %xmm0
@@ -1153,7 +1086,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -1162,7 +1095,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
@@ -1170,7 +1103,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     movdqu %xmm1, 16(%rcx)
     movdqa %xmm1, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -1179,7 +1112,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 32(%r8), %xmm11
@@ -1187,7 +1120,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     movdqu %xmm2, 32(%rcx)
     movdqa %xmm2, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 32(%r11), %xmm13
+    movdqu 32(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -1196,7 +1129,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1056(%r11), %xmm13
+    movdqu 1056(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 48(%r8), %xmm11
@@ -1204,7 +1137,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     movdqu %xmm3, 48(%rcx)
     movdqa %xmm3, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 48(%r11), %xmm13
+    movdqu 48(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -1213,12 +1146,12 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1072(%r11), %xmm13
+    movdqu 1072(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_gcm_enc_k128_w6_tail_past4:
     cmp $32, %r9
@@ -1270,7 +1203,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -1279,7 +1212,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
@@ -1287,7 +1220,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     movdqu %xmm1, 16(%rcx)
     movdqa %xmm1, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -1296,12 +1229,12 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_enc_k128_w6_tail_past2:
     cmp $16, %r9
@@ -1339,7 +1272,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -1348,12 +1281,12 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_enc_k128_w6_tail_past1:
     test %r9, %r9
@@ -1384,28 +1317,28 @@ aes_gen_aesni_gcm_enc_k128_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
     pxor %xmm13, %xmm13
     movdqu %xmm13, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k128_w6_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k128_w6_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm11
     pxor %xmm11, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k128_w6_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k128_w6_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    movdqu (%rax), %xmm13
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    movdqu (%r11), %xmm13
     pand %xmm13, %xmm0
     movdqa %xmm0, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
@@ -1413,7 +1346,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -1422,7 +1355,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     pxor %xmm0, %xmm0
@@ -1499,7 +1432,7 @@ aes_gen_aesni_gcm_enc_k128_w6:
 #   %xmm15 rk9
 #   %xmm14 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_enc_k128_w4
     .type aes_gen_aesni_gcm_enc_k128_w4, @function
     .p2align 5
@@ -1911,8 +1844,6 @@ aes_gen_aesni_gcm_enc_k128_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xde    # aesenclast %xmm14, %xmm3
 .Laes_gen_aesni_gcm_enc_k128_w4_short_no_ek0:
 .Laes_gen_aesni_gcm_enc_k128_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k128_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm11
@@ -1920,23 +1851,23 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     movdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k128_w4_tail_be
+    jnz .Laes_gen_aesni_gcm_enc_k128_w4_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k128_w4_tag_done_be
-.Laes_gen_aesni_gcm_enc_k128_w4_tail_be:
+    jz .Laes_gen_aesni_gcm_enc_k128_w4_tag_done
+.Laes_gen_aesni_gcm_enc_k128_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k128_w4_no_last_be
+    jz .Laes_gen_aesni_gcm_enc_k128_w4_no_last
     movdqu 48(%rdx), %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k128_w4_l_times_h_be
+    jnz .Laes_gen_aesni_gcm_enc_k128_w4_l_times_h
     pxor %xmm8, %xmm9
-.Laes_gen_aesni_gcm_enc_k128_w4_l_times_h_be:
+.Laes_gen_aesni_gcm_enc_k128_w4_l_times_h:
     movdqu 1008(%rsi), %xmm11
     movdqa %xmm9, %xmm6
     pclmulqdq $0, %xmm11, %xmm6
@@ -1947,12 +1878,14 @@ aes_gen_aesni_gcm_enc_k128_w4:
     movdqu 2032(%rsi), %xmm11
     movdqa %xmm9, %xmm7
     pclmulqdq $0, %xmm11, %xmm7
-    jmp .Laes_gen_aesni_gcm_enc_k128_w4_sums_be
-.Laes_gen_aesni_gcm_enc_k128_w4_no_last_be:
+    jmp .Laes_gen_aesni_gcm_enc_k128_w4_sums
+.Laes_gen_aesni_gcm_enc_k128_w4_no_last:
     pxor %xmm6, %xmm6
     pxor %xmm7, %xmm7
     pxor %xmm8, %xmm8
-.Laes_gen_aesni_gcm_enc_k128_w4_sums_be:
+.Laes_gen_aesni_gcm_enc_k128_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_aesni_gcm_enc_k128_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_enc_k128_w4_tail_past2_be
     movdqa %xmm2, %xmm0
@@ -1998,7 +1931,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -2007,7 +1940,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     movdqu 16(%r8), %xmm9
@@ -2015,7 +1948,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     movdqu %xmm1, 16(%rcx)
     movdqa %xmm1, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    movdqu 16(%r11), %xmm11
+    movdqu 16(%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -2024,12 +1957,12 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1040(%r11), %xmm11
+    movdqu 1040(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_enc_k128_w4_tail_past2_be:
     cmp $16, %r9
@@ -2064,7 +1997,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -2073,16 +2006,16 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_enc_k128_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_gcm_enc_k128_w4_reduce_be
+    jz .Laes_gen_aesni_gcm_enc_k128_w4_reduce
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm2
     pxor %xmm13, %xmm0
@@ -2106,28 +2039,28 @@ aes_gen_aesni_gcm_enc_k128_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
     pxor %xmm11, %xmm11
     movdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k128_w4_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k128_w4_bounce_in_be
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm9
     pxor %xmm9, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k128_w4_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k128_w4_bounce_out_be
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    movdqu (%rax), %xmm11
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    movdqu (%r11), %xmm11
     pand %xmm11, %xmm0
     movdqa %xmm0, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
@@ -2135,7 +2068,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -2144,80 +2077,13 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     pxor %xmm0, %xmm0
     movdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_gcm_enc_k128_w4_reduce_be:
-    pxor %xmm6, %xmm7
-    pxor %xmm8, %xmm7
-    movdqu .Lgcm_fold(%rip), %xmm11
-    movdqa %xmm6, %xmm12
-    pclmulqdq $16, %xmm11, %xmm12
-    pshufd $78, %xmm6, %xmm6
-    pxor %xmm6, %xmm7
-    pxor %xmm12, %xmm7
-    movdqa %xmm7, %xmm12
-    pclmulqdq $16, %xmm11, %xmm12
-    pshufd $78, %xmm7, %xmm7
-    pxor %xmm7, %xmm8
-    pxor %xmm12, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k128_w4_tag_done_be
-    movdqa %xmm3, %xmm9
-    movdqa %xmm8, %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    pxor %xmm11, %xmm9
-    movdqu %xmm9, 48(%rdx)
-    pxor %xmm9, %xmm9
-    movdqu %xmm9, 32(%rdx)
-    movdqu %xmm9, (%rdx)
-    jmp .Laes_gen_aesni_gcm_enc_k128_w4_tail_done
-.Laes_gen_aesni_gcm_enc_k128_w4_tag_done_be:
-    movdqu %xmm8, (%rdx)
-    jmp .Laes_gen_aesni_gcm_enc_k128_w4_tail_done
+    jmp .Laes_gen_aesni_gcm_enc_k128_w4_reduce
 .Laes_gen_aesni_gcm_enc_k128_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    movq %rax, %xmm11
-    paddd %xmm4, %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k128_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k128_w4_tag_done
-.Laes_gen_aesni_gcm_enc_k128_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    movdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k128_w4_no_last
-    movdqu 48(%rdx), %xmm9
-    pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k128_w4_l_times_h
-    pxor %xmm8, %xmm9
-.Laes_gen_aesni_gcm_enc_k128_w4_l_times_h:
-    movdqu 1008(%rsi), %xmm11
-    movdqa %xmm9, %xmm6
-    pclmulqdq $0, %xmm11, %xmm6
-    movdqa %xmm9, %xmm8
-    pclmulqdq $17, %xmm11, %xmm8
-    pshufd $78, %xmm9, %xmm10
-    pxor %xmm10, %xmm9
-    movdqu 2032(%rsi), %xmm11
-    movdqa %xmm9, %xmm7
-    pclmulqdq $0, %xmm11, %xmm7
-    jmp .Laes_gen_aesni_gcm_enc_k128_w4_sums
-.Laes_gen_aesni_gcm_enc_k128_w4_no_last:
-    pxor %xmm6, %xmm6
-    pxor %xmm7, %xmm7
-    pxor %xmm8, %xmm8
-.Laes_gen_aesni_gcm_enc_k128_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_enc_k128_w4_tail_past2
     movdqa %xmm4, %xmm0
@@ -2265,7 +2131,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -2274,7 +2140,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     movdqu 16(%r8), %xmm9
@@ -2282,7 +2148,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     movdqu %xmm1, 16(%rcx)
     movdqa %xmm1, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    movdqu 16(%r11), %xmm11
+    movdqu 16(%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -2291,12 +2157,12 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1040(%r11), %xmm11
+    movdqu 1040(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_enc_k128_w4_tail_past2:
     cmp $16, %r9
@@ -2332,7 +2198,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -2341,12 +2207,12 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_enc_k128_w4_tail_past1:
     test %r9, %r9
@@ -2375,28 +2241,28 @@ aes_gen_aesni_gcm_enc_k128_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
     pxor %xmm11, %xmm11
     movdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k128_w4_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k128_w4_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm9
     pxor %xmm9, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k128_w4_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k128_w4_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    movdqu (%rax), %xmm11
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    movdqu (%r11), %xmm11
     pand %xmm11, %xmm0
     movdqa %xmm0, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
@@ -2404,7 +2270,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -2413,7 +2279,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     pxor %xmm0, %xmm0
@@ -2490,7 +2356,7 @@ aes_gen_aesni_gcm_enc_k128_w4:
 #   %xmm13 rk9
 #   %xmm12 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_enc_k128_w2
     .type aes_gen_aesni_gcm_enc_k128_w2, @function
     .p2align 5
@@ -2776,7 +2642,7 @@ aes_gen_aesni_gcm_enc_k128_w2:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k128_w2_no_last
@@ -2833,7 +2699,7 @@ aes_gen_aesni_gcm_enc_k128_w2:
     pxor %xmm9, %xmm7
     pxor %xmm9, %xmm9
     movdqu %xmm9, (%rdx)
-    movdqu (%r11), %xmm9
+    movdqu (%rax), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
     pxor %xmm10, %xmm4
@@ -2842,12 +2708,12 @@ aes_gen_aesni_gcm_enc_k128_w2:
     pxor %xmm10, %xmm6
     pshufd $78, %xmm7, %xmm8
     pxor %xmm8, %xmm7
-    movdqu 1024(%r11), %xmm9
+    movdqu 1024(%rax), %xmm9
     pclmulqdq $0, %xmm9, %xmm7
     pxor %xmm7, %xmm5
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_enc_k128_w2_tail_past1:
     test %r9, %r9
@@ -2874,28 +2740,28 @@ aes_gen_aesni_gcm_enc_k128_w2:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
     pxor %xmm9, %xmm9
     movdqu %xmm9, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k128_w2_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k128_w2_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm7
     pxor %xmm7, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k128_w2_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k128_w2_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    movdqu (%rax), %xmm9
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    movdqu (%r11), %xmm9
     pand %xmm9, %xmm0
     movdqa %xmm0, %xmm7
     pshufb .Laesni_gcm_bswap(%rip), %xmm7
@@ -2903,7 +2769,7 @@ aes_gen_aesni_gcm_enc_k128_w2:
     pxor %xmm9, %xmm7
     pxor %xmm9, %xmm9
     movdqu %xmm9, (%rdx)
-    movdqu (%r11), %xmm9
+    movdqu (%rax), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
     pxor %xmm10, %xmm4
@@ -2912,7 +2778,7 @@ aes_gen_aesni_gcm_enc_k128_w2:
     pxor %xmm10, %xmm6
     pshufd $78, %xmm7, %xmm8
     pxor %xmm8, %xmm7
-    movdqu 1024(%r11), %xmm9
+    movdqu 1024(%rax), %xmm9
     pclmulqdq $0, %xmm9, %xmm7
     pxor %xmm7, %xmm5
     pxor %xmm0, %xmm0
@@ -2989,7 +2855,7 @@ aes_gen_aesni_gcm_enc_k128_w2:
 #   %xmm12 rk9
 #   %xmm11 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_enc_k128_w1
     .type aes_gen_aesni_gcm_enc_k128_w1, @function
     .p2align 5
@@ -3182,7 +3048,7 @@ aes_gen_aesni_gcm_enc_k128_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k128_w1_no_last
@@ -3231,28 +3097,28 @@ aes_gen_aesni_gcm_enc_k128_w1:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
     pxor %xmm8, %xmm8
     movdqu %xmm8, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k128_w1_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k128_w1_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm6
     pxor %xmm6, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k128_w1_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k128_w1_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    movdqu (%rax), %xmm8
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    movdqu (%r11), %xmm8
     pand %xmm8, %xmm0
     movdqa %xmm0, %xmm6
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
@@ -3260,7 +3126,7 @@ aes_gen_aesni_gcm_enc_k128_w1:
     pxor %xmm8, %xmm6
     pxor %xmm8, %xmm8
     movdqu %xmm8, (%rdx)
-    movdqu (%r11), %xmm8
+    movdqu (%rax), %xmm8
     movdqa %xmm6, %xmm9
     pclmulqdq $0, %xmm8, %xmm9
     pxor %xmm9, %xmm3
@@ -3269,7 +3135,7 @@ aes_gen_aesni_gcm_enc_k128_w1:
     pxor %xmm9, %xmm5
     pshufd $78, %xmm6, %xmm7
     pxor %xmm7, %xmm6
-    movdqu 1024(%r11), %xmm8
+    movdqu 1024(%rax), %xmm8
     pclmulqdq $0, %xmm8, %xmm6
     pxor %xmm6, %xmm4
     pxor %xmm0, %xmm0
@@ -3346,7 +3212,7 @@ aes_gen_aesni_gcm_enc_k128_w1:
 #   %xmm14 GHASH: a product
 #   %xmm15 rk0
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_enc_k192_w6
     .type aes_gen_aesni_gcm_enc_k192_w6, @function
     .p2align 5
@@ -3932,8 +3798,6 @@ aes_gen_aesni_gcm_enc_k192_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xef         # aesenclast %xmm7, %xmm5
 .Laes_gen_aesni_gcm_enc_k192_w6_short_no_ek0:
 .Laes_gen_aesni_gcm_enc_k192_w6_tail_start:
-    cmp $250, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k192_w6_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm13
@@ -3941,23 +3805,23 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pshufb .Laesni_gcm_bswap(%rip), %xmm13
     movdqu %xmm13, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k192_w6_tail_be
+    jnz .Laes_gen_aesni_gcm_enc_k192_w6_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k192_w6_tag_done_be
-.Laes_gen_aesni_gcm_enc_k192_w6_tail_be:
+    jz .Laes_gen_aesni_gcm_enc_k192_w6_tag_done
+.Laes_gen_aesni_gcm_enc_k192_w6_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm10, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k192_w6_no_last_be
+    jz .Laes_gen_aesni_gcm_enc_k192_w6_no_last
     movdqu 48(%rdx), %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k192_w6_l_times_h_be
+    jnz .Laes_gen_aesni_gcm_enc_k192_w6_l_times_h
     pxor %xmm10, %xmm11
-.Laes_gen_aesni_gcm_enc_k192_w6_l_times_h_be:
+.Laes_gen_aesni_gcm_enc_k192_w6_l_times_h:
     movdqu 1008(%rsi), %xmm13
     movdqa %xmm11, %xmm8
     pclmulqdq $0, %xmm13, %xmm8
@@ -3968,12 +3832,14 @@ aes_gen_aesni_gcm_enc_k192_w6:
     movdqu 2032(%rsi), %xmm13
     movdqa %xmm11, %xmm9
     pclmulqdq $0, %xmm13, %xmm9
-    jmp .Laes_gen_aesni_gcm_enc_k192_w6_sums_be
-.Laes_gen_aesni_gcm_enc_k192_w6_no_last_be:
+    jmp .Laes_gen_aesni_gcm_enc_k192_w6_sums
+.Laes_gen_aesni_gcm_enc_k192_w6_no_last:
     pxor %xmm8, %xmm8
     pxor %xmm9, %xmm9
     pxor %xmm10, %xmm10
-.Laes_gen_aesni_gcm_enc_k192_w6_sums_be:
+.Laes_gen_aesni_gcm_enc_k192_w6_sums:
+    cmp $250, %r11b
+    ja .Laes_gen_aesni_gcm_enc_k192_w6_tail_le
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_enc_k192_w6_tail_past4_be
     movdqa %xmm4, %xmm0
@@ -4057,7 +3923,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -4066,7 +3932,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
@@ -4074,7 +3940,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     movdqu %xmm1, 16(%rcx)
     movdqa %xmm1, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -4083,7 +3949,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 32(%r8), %xmm11
@@ -4091,7 +3957,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     movdqu %xmm2, 32(%rcx)
     movdqa %xmm2, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 32(%r11), %xmm13
+    movdqu 32(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -4100,7 +3966,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1056(%r11), %xmm13
+    movdqu 1056(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 48(%r8), %xmm11
@@ -4108,7 +3974,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     movdqu %xmm3, 48(%rcx)
     movdqa %xmm3, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 48(%r11), %xmm13
+    movdqu 48(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -4117,12 +3983,12 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1072(%r11), %xmm13
+    movdqu 1072(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_gcm_enc_k192_w6_tail_past4_be:
     cmp $32, %r9
@@ -4178,7 +4044,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -4187,7 +4053,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
@@ -4195,7 +4061,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     movdqu %xmm1, 16(%rcx)
     movdqa %xmm1, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -4204,12 +4070,12 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_enc_k192_w6_tail_past2_be:
     cmp $16, %r9
@@ -4250,7 +4116,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -4259,16 +4125,16 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_enc_k192_w6_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_gcm_enc_k192_w6_reduce_be
+    jz .Laes_gen_aesni_gcm_enc_k192_w6_reduce
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm4
     pxor %xmm15, %xmm0
@@ -4298,28 +4164,28 @@ aes_gen_aesni_gcm_enc_k192_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
     pxor %xmm13, %xmm13
     movdqu %xmm13, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k192_w6_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k192_w6_bounce_in_be
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm11
     pxor %xmm11, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k192_w6_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k192_w6_bounce_out_be
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    movdqu (%rax), %xmm13
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    movdqu (%r11), %xmm13
     pand %xmm13, %xmm0
     movdqa %xmm0, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
@@ -4327,7 +4193,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -4336,80 +4202,13 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     pxor %xmm0, %xmm0
     movdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_gcm_enc_k192_w6_reduce_be:
-    pxor %xmm8, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu .Lgcm_fold(%rip), %xmm13
-    movdqa %xmm8, %xmm14
-    pclmulqdq $16, %xmm13, %xmm14
-    pshufd $78, %xmm8, %xmm8
-    pxor %xmm8, %xmm9
-    pxor %xmm14, %xmm9
-    movdqa %xmm9, %xmm14
-    pclmulqdq $16, %xmm13, %xmm14
-    pshufd $78, %xmm9, %xmm9
-    pxor %xmm9, %xmm10
-    pxor %xmm14, %xmm10
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k192_w6_tag_done_be
-    movdqa %xmm5, %xmm11
-    movdqa %xmm10, %xmm13
-    pshufb .Laesni_gcm_bswap(%rip), %xmm13
-    pxor %xmm13, %xmm11
-    movdqu %xmm11, 48(%rdx)
-    pxor %xmm11, %xmm11
-    movdqu %xmm11, 32(%rdx)
-    movdqu %xmm11, (%rdx)
-    jmp .Laes_gen_aesni_gcm_enc_k192_w6_tail_done
-.Laes_gen_aesni_gcm_enc_k192_w6_tag_done_be:
-    movdqu %xmm10, (%rdx)
-    jmp .Laes_gen_aesni_gcm_enc_k192_w6_tail_done
+    jmp .Laes_gen_aesni_gcm_enc_k192_w6_reduce
 .Laes_gen_aesni_gcm_enc_k192_w6_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    movq %rax, %xmm13
-    paddd %xmm6, %xmm13
-    pshufb .Laesni_gcm_bswap(%rip), %xmm13
-    movdqu %xmm13, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k192_w6_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k192_w6_tag_done
-.Laes_gen_aesni_gcm_enc_k192_w6_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    movdqu %xmm10, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k192_w6_no_last
-    movdqu 48(%rdx), %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k192_w6_l_times_h
-    pxor %xmm10, %xmm11
-.Laes_gen_aesni_gcm_enc_k192_w6_l_times_h:
-    movdqu 1008(%rsi), %xmm13
-    movdqa %xmm11, %xmm8
-    pclmulqdq $0, %xmm13, %xmm8
-    movdqa %xmm11, %xmm10
-    pclmulqdq $17, %xmm13, %xmm10
-    pshufd $78, %xmm11, %xmm12
-    pxor %xmm12, %xmm11
-    movdqu 2032(%rsi), %xmm13
-    movdqa %xmm11, %xmm9
-    pclmulqdq $0, %xmm13, %xmm9
-    jmp .Laes_gen_aesni_gcm_enc_k192_w6_sums
-.Laes_gen_aesni_gcm_enc_k192_w6_no_last:
-    pxor %xmm8, %xmm8
-    pxor %xmm9, %xmm9
-    pxor %xmm10, %xmm10
-.Laes_gen_aesni_gcm_enc_k192_w6_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_enc_k192_w6_tail_past4
     movdqa %xmm6, %xmm0
@@ -4497,7 +4296,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -4506,7 +4305,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
@@ -4514,7 +4313,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     movdqu %xmm1, 16(%rcx)
     movdqa %xmm1, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -4523,7 +4322,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 32(%r8), %xmm11
@@ -4531,7 +4330,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     movdqu %xmm2, 32(%rcx)
     movdqa %xmm2, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 32(%r11), %xmm13
+    movdqu 32(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -4540,7 +4339,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1056(%r11), %xmm13
+    movdqu 1056(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 48(%r8), %xmm11
@@ -4548,7 +4347,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     movdqu %xmm3, 48(%rcx)
     movdqa %xmm3, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 48(%r11), %xmm13
+    movdqu 48(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -4557,12 +4356,12 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1072(%r11), %xmm13
+    movdqu 1072(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_gcm_enc_k192_w6_tail_past4:
     cmp $32, %r9
@@ -4620,7 +4419,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -4629,7 +4428,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
@@ -4637,7 +4436,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     movdqu %xmm1, 16(%rcx)
     movdqa %xmm1, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -4646,12 +4445,12 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_enc_k192_w6_tail_past2:
     cmp $16, %r9
@@ -4693,7 +4492,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -4702,12 +4501,12 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_enc_k192_w6_tail_past1:
     test %r9, %r9
@@ -4742,28 +4541,28 @@ aes_gen_aesni_gcm_enc_k192_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
     pxor %xmm13, %xmm13
     movdqu %xmm13, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k192_w6_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k192_w6_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm11
     pxor %xmm11, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k192_w6_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k192_w6_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    movdqu (%rax), %xmm13
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    movdqu (%r11), %xmm13
     pand %xmm13, %xmm0
     movdqa %xmm0, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
@@ -4771,7 +4570,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -4780,7 +4579,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     pxor %xmm0, %xmm0
@@ -4857,7 +4656,7 @@ aes_gen_aesni_gcm_enc_k192_w6:
 #   %xmm15 rk11
 #   %xmm14 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_enc_k192_w4
     .type aes_gen_aesni_gcm_enc_k192_w4, @function
     .p2align 5
@@ -5297,8 +5096,6 @@ aes_gen_aesni_gcm_enc_k192_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xde    # aesenclast %xmm14, %xmm3
 .Laes_gen_aesni_gcm_enc_k192_w4_short_no_ek0:
 .Laes_gen_aesni_gcm_enc_k192_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k192_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm11
@@ -5306,23 +5103,23 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     movdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k192_w4_tail_be
+    jnz .Laes_gen_aesni_gcm_enc_k192_w4_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k192_w4_tag_done_be
-.Laes_gen_aesni_gcm_enc_k192_w4_tail_be:
+    jz .Laes_gen_aesni_gcm_enc_k192_w4_tag_done
+.Laes_gen_aesni_gcm_enc_k192_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k192_w4_no_last_be
+    jz .Laes_gen_aesni_gcm_enc_k192_w4_no_last
     movdqu 48(%rdx), %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k192_w4_l_times_h_be
+    jnz .Laes_gen_aesni_gcm_enc_k192_w4_l_times_h
     pxor %xmm8, %xmm9
-.Laes_gen_aesni_gcm_enc_k192_w4_l_times_h_be:
+.Laes_gen_aesni_gcm_enc_k192_w4_l_times_h:
     movdqu 1008(%rsi), %xmm11
     movdqa %xmm9, %xmm6
     pclmulqdq $0, %xmm11, %xmm6
@@ -5333,12 +5130,14 @@ aes_gen_aesni_gcm_enc_k192_w4:
     movdqu 2032(%rsi), %xmm11
     movdqa %xmm9, %xmm7
     pclmulqdq $0, %xmm11, %xmm7
-    jmp .Laes_gen_aesni_gcm_enc_k192_w4_sums_be
-.Laes_gen_aesni_gcm_enc_k192_w4_no_last_be:
+    jmp .Laes_gen_aesni_gcm_enc_k192_w4_sums
+.Laes_gen_aesni_gcm_enc_k192_w4_no_last:
     pxor %xmm6, %xmm6
     pxor %xmm7, %xmm7
     pxor %xmm8, %xmm8
-.Laes_gen_aesni_gcm_enc_k192_w4_sums_be:
+.Laes_gen_aesni_gcm_enc_k192_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_aesni_gcm_enc_k192_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_enc_k192_w4_tail_past2_be
     movdqa %xmm2, %xmm0
@@ -5390,7 +5189,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -5399,7 +5198,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     movdqu 16(%r8), %xmm9
@@ -5407,7 +5206,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     movdqu %xmm1, 16(%rcx)
     movdqa %xmm1, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    movdqu 16(%r11), %xmm11
+    movdqu 16(%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -5416,12 +5215,12 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1040(%r11), %xmm11
+    movdqu 1040(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_enc_k192_w4_tail_past2_be:
     cmp $16, %r9
@@ -5460,7 +5259,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -5469,16 +5268,16 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_enc_k192_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_gcm_enc_k192_w4_reduce_be
+    jz .Laes_gen_aesni_gcm_enc_k192_w4_reduce
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm2
     pxor %xmm13, %xmm0
@@ -5506,28 +5305,28 @@ aes_gen_aesni_gcm_enc_k192_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
     pxor %xmm11, %xmm11
     movdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k192_w4_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k192_w4_bounce_in_be
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm9
     pxor %xmm9, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k192_w4_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k192_w4_bounce_out_be
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    movdqu (%rax), %xmm11
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    movdqu (%r11), %xmm11
     pand %xmm11, %xmm0
     movdqa %xmm0, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
@@ -5535,7 +5334,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -5544,80 +5343,13 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     pxor %xmm0, %xmm0
     movdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_gcm_enc_k192_w4_reduce_be:
-    pxor %xmm6, %xmm7
-    pxor %xmm8, %xmm7
-    movdqu .Lgcm_fold(%rip), %xmm11
-    movdqa %xmm6, %xmm12
-    pclmulqdq $16, %xmm11, %xmm12
-    pshufd $78, %xmm6, %xmm6
-    pxor %xmm6, %xmm7
-    pxor %xmm12, %xmm7
-    movdqa %xmm7, %xmm12
-    pclmulqdq $16, %xmm11, %xmm12
-    pshufd $78, %xmm7, %xmm7
-    pxor %xmm7, %xmm8
-    pxor %xmm12, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k192_w4_tag_done_be
-    movdqa %xmm3, %xmm9
-    movdqa %xmm8, %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    pxor %xmm11, %xmm9
-    movdqu %xmm9, 48(%rdx)
-    pxor %xmm9, %xmm9
-    movdqu %xmm9, 32(%rdx)
-    movdqu %xmm9, (%rdx)
-    jmp .Laes_gen_aesni_gcm_enc_k192_w4_tail_done
-.Laes_gen_aesni_gcm_enc_k192_w4_tag_done_be:
-    movdqu %xmm8, (%rdx)
-    jmp .Laes_gen_aesni_gcm_enc_k192_w4_tail_done
+    jmp .Laes_gen_aesni_gcm_enc_k192_w4_reduce
 .Laes_gen_aesni_gcm_enc_k192_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    movq %rax, %xmm11
-    paddd %xmm4, %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k192_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k192_w4_tag_done
-.Laes_gen_aesni_gcm_enc_k192_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    movdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k192_w4_no_last
-    movdqu 48(%rdx), %xmm9
-    pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k192_w4_l_times_h
-    pxor %xmm8, %xmm9
-.Laes_gen_aesni_gcm_enc_k192_w4_l_times_h:
-    movdqu 1008(%rsi), %xmm11
-    movdqa %xmm9, %xmm6
-    pclmulqdq $0, %xmm11, %xmm6
-    movdqa %xmm9, %xmm8
-    pclmulqdq $17, %xmm11, %xmm8
-    pshufd $78, %xmm9, %xmm10
-    pxor %xmm10, %xmm9
-    movdqu 2032(%rsi), %xmm11
-    movdqa %xmm9, %xmm7
-    pclmulqdq $0, %xmm11, %xmm7
-    jmp .Laes_gen_aesni_gcm_enc_k192_w4_sums
-.Laes_gen_aesni_gcm_enc_k192_w4_no_last:
-    pxor %xmm6, %xmm6
-    pxor %xmm7, %xmm7
-    pxor %xmm8, %xmm8
-.Laes_gen_aesni_gcm_enc_k192_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_enc_k192_w4_tail_past2
     movdqa %xmm4, %xmm0
@@ -5671,7 +5403,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -5680,7 +5412,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     movdqu 16(%r8), %xmm9
@@ -5688,7 +5420,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     movdqu %xmm1, 16(%rcx)
     movdqa %xmm1, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    movdqu 16(%r11), %xmm11
+    movdqu 16(%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -5697,12 +5429,12 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1040(%r11), %xmm11
+    movdqu 1040(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_enc_k192_w4_tail_past2:
     cmp $16, %r9
@@ -5742,7 +5474,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -5751,12 +5483,12 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_enc_k192_w4_tail_past1:
     test %r9, %r9
@@ -5789,28 +5521,28 @@ aes_gen_aesni_gcm_enc_k192_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
     pxor %xmm11, %xmm11
     movdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k192_w4_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k192_w4_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm9
     pxor %xmm9, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k192_w4_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k192_w4_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    movdqu (%rax), %xmm11
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    movdqu (%r11), %xmm11
     pand %xmm11, %xmm0
     movdqa %xmm0, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
@@ -5818,7 +5550,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -5827,7 +5559,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     pxor %xmm0, %xmm0
@@ -5904,7 +5636,7 @@ aes_gen_aesni_gcm_enc_k192_w4:
 #   %xmm13 rk11
 #   %xmm12 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_enc_k192_w2
     .type aes_gen_aesni_gcm_enc_k192_w2, @function
     .p2align 5
@@ -6210,7 +5942,7 @@ aes_gen_aesni_gcm_enc_k192_w2:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k192_w2_no_last
@@ -6271,7 +6003,7 @@ aes_gen_aesni_gcm_enc_k192_w2:
     pxor %xmm9, %xmm7
     pxor %xmm9, %xmm9
     movdqu %xmm9, (%rdx)
-    movdqu (%r11), %xmm9
+    movdqu (%rax), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
     pxor %xmm10, %xmm4
@@ -6280,12 +6012,12 @@ aes_gen_aesni_gcm_enc_k192_w2:
     pxor %xmm10, %xmm6
     pshufd $78, %xmm7, %xmm8
     pxor %xmm8, %xmm7
-    movdqu 1024(%r11), %xmm9
+    movdqu 1024(%rax), %xmm9
     pclmulqdq $0, %xmm9, %xmm7
     pxor %xmm7, %xmm5
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_enc_k192_w2_tail_past1:
     test %r9, %r9
@@ -6316,28 +6048,28 @@ aes_gen_aesni_gcm_enc_k192_w2:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
     pxor %xmm9, %xmm9
     movdqu %xmm9, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k192_w2_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k192_w2_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm7
     pxor %xmm7, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k192_w2_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k192_w2_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    movdqu (%rax), %xmm9
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    movdqu (%r11), %xmm9
     pand %xmm9, %xmm0
     movdqa %xmm0, %xmm7
     pshufb .Laesni_gcm_bswap(%rip), %xmm7
@@ -6345,7 +6077,7 @@ aes_gen_aesni_gcm_enc_k192_w2:
     pxor %xmm9, %xmm7
     pxor %xmm9, %xmm9
     movdqu %xmm9, (%rdx)
-    movdqu (%r11), %xmm9
+    movdqu (%rax), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
     pxor %xmm10, %xmm4
@@ -6354,7 +6086,7 @@ aes_gen_aesni_gcm_enc_k192_w2:
     pxor %xmm10, %xmm6
     pshufd $78, %xmm7, %xmm8
     pxor %xmm8, %xmm7
-    movdqu 1024(%r11), %xmm9
+    movdqu 1024(%rax), %xmm9
     pclmulqdq $0, %xmm9, %xmm7
     pxor %xmm7, %xmm5
     pxor %xmm0, %xmm0
@@ -6431,7 +6163,7 @@ aes_gen_aesni_gcm_enc_k192_w2:
 #   %xmm12 rk11
 #   %xmm11 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_enc_k192_w1
     .type aes_gen_aesni_gcm_enc_k192_w1, @function
     .p2align 5
@@ -6636,7 +6368,7 @@ aes_gen_aesni_gcm_enc_k192_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k192_w1_no_last
@@ -6689,28 +6421,28 @@ aes_gen_aesni_gcm_enc_k192_w1:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
     pxor %xmm8, %xmm8
     movdqu %xmm8, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k192_w1_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k192_w1_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm6
     pxor %xmm6, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k192_w1_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k192_w1_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    movdqu (%rax), %xmm8
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    movdqu (%r11), %xmm8
     pand %xmm8, %xmm0
     movdqa %xmm0, %xmm6
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
@@ -6718,7 +6450,7 @@ aes_gen_aesni_gcm_enc_k192_w1:
     pxor %xmm8, %xmm6
     pxor %xmm8, %xmm8
     movdqu %xmm8, (%rdx)
-    movdqu (%r11), %xmm8
+    movdqu (%rax), %xmm8
     movdqa %xmm6, %xmm9
     pclmulqdq $0, %xmm8, %xmm9
     pxor %xmm9, %xmm3
@@ -6727,7 +6459,7 @@ aes_gen_aesni_gcm_enc_k192_w1:
     pxor %xmm9, %xmm5
     pshufd $78, %xmm6, %xmm7
     pxor %xmm7, %xmm6
-    movdqu 1024(%r11), %xmm8
+    movdqu 1024(%rax), %xmm8
     pclmulqdq $0, %xmm8, %xmm6
     pxor %xmm6, %xmm4
     pxor %xmm0, %xmm0
@@ -6804,7 +6536,7 @@ aes_gen_aesni_gcm_enc_k192_w1:
 #   %xmm14 GHASH: a product
 #   %xmm15 rk0
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_enc_k256_w6
     .type aes_gen_aesni_gcm_enc_k256_w6, @function
     .p2align 5
@@ -7426,8 +7158,6 @@ aes_gen_aesni_gcm_enc_k256_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xef         # aesenclast %xmm7, %xmm5
 .Laes_gen_aesni_gcm_enc_k256_w6_short_no_ek0:
 .Laes_gen_aesni_gcm_enc_k256_w6_tail_start:
-    cmp $250, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k256_w6_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm13
@@ -7435,23 +7165,23 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pshufb .Laesni_gcm_bswap(%rip), %xmm13
     movdqu %xmm13, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k256_w6_tail_be
+    jnz .Laes_gen_aesni_gcm_enc_k256_w6_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k256_w6_tag_done_be
-.Laes_gen_aesni_gcm_enc_k256_w6_tail_be:
+    jz .Laes_gen_aesni_gcm_enc_k256_w6_tag_done
+.Laes_gen_aesni_gcm_enc_k256_w6_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm10, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k256_w6_no_last_be
+    jz .Laes_gen_aesni_gcm_enc_k256_w6_no_last
     movdqu 48(%rdx), %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k256_w6_l_times_h_be
+    jnz .Laes_gen_aesni_gcm_enc_k256_w6_l_times_h
     pxor %xmm10, %xmm11
-.Laes_gen_aesni_gcm_enc_k256_w6_l_times_h_be:
+.Laes_gen_aesni_gcm_enc_k256_w6_l_times_h:
     movdqu 1008(%rsi), %xmm13
     movdqa %xmm11, %xmm8
     pclmulqdq $0, %xmm13, %xmm8
@@ -7462,12 +7192,14 @@ aes_gen_aesni_gcm_enc_k256_w6:
     movdqu 2032(%rsi), %xmm13
     movdqa %xmm11, %xmm9
     pclmulqdq $0, %xmm13, %xmm9
-    jmp .Laes_gen_aesni_gcm_enc_k256_w6_sums_be
-.Laes_gen_aesni_gcm_enc_k256_w6_no_last_be:
+    jmp .Laes_gen_aesni_gcm_enc_k256_w6_sums
+.Laes_gen_aesni_gcm_enc_k256_w6_no_last:
     pxor %xmm8, %xmm8
     pxor %xmm9, %xmm9
     pxor %xmm10, %xmm10
-.Laes_gen_aesni_gcm_enc_k256_w6_sums_be:
+.Laes_gen_aesni_gcm_enc_k256_w6_sums:
+    cmp $250, %r11b
+    ja .Laes_gen_aesni_gcm_enc_k256_w6_tail_le
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_enc_k256_w6_tail_past4_be
     movdqa %xmm4, %xmm0
@@ -7561,7 +7293,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -7570,7 +7302,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
@@ -7578,7 +7310,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     movdqu %xmm1, 16(%rcx)
     movdqa %xmm1, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -7587,7 +7319,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 32(%r8), %xmm11
@@ -7595,7 +7327,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     movdqu %xmm2, 32(%rcx)
     movdqa %xmm2, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 32(%r11), %xmm13
+    movdqu 32(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -7604,7 +7336,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1056(%r11), %xmm13
+    movdqu 1056(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 48(%r8), %xmm11
@@ -7612,7 +7344,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     movdqu %xmm3, 48(%rcx)
     movdqa %xmm3, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 48(%r11), %xmm13
+    movdqu 48(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -7621,12 +7353,12 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1072(%r11), %xmm13
+    movdqu 1072(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_gcm_enc_k256_w6_tail_past4_be:
     cmp $32, %r9
@@ -7688,7 +7420,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -7697,7 +7429,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
@@ -7705,7 +7437,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     movdqu %xmm1, 16(%rcx)
     movdqa %xmm1, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -7714,12 +7446,12 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_enc_k256_w6_tail_past2_be:
     cmp $16, %r9
@@ -7764,7 +7496,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -7773,16 +7505,16 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_enc_k256_w6_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_gcm_enc_k256_w6_reduce_be
+    jz .Laes_gen_aesni_gcm_enc_k256_w6_reduce
     movdqa %xmm4, %xmm0
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm4
     pxor %xmm15, %xmm0
@@ -7816,28 +7548,28 @@ aes_gen_aesni_gcm_enc_k256_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
     pxor %xmm13, %xmm13
     movdqu %xmm13, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k256_w6_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k256_w6_bounce_in_be
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm11
     pxor %xmm11, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k256_w6_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k256_w6_bounce_out_be
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    movdqu (%rax), %xmm13
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    movdqu (%r11), %xmm13
     pand %xmm13, %xmm0
     movdqa %xmm0, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
@@ -7845,7 +7577,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -7854,80 +7586,13 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     pxor %xmm0, %xmm0
     movdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_gcm_enc_k256_w6_reduce_be:
-    pxor %xmm8, %xmm9
-    pxor %xmm10, %xmm9
-    movdqu .Lgcm_fold(%rip), %xmm13
-    movdqa %xmm8, %xmm14
-    pclmulqdq $16, %xmm13, %xmm14
-    pshufd $78, %xmm8, %xmm8
-    pxor %xmm8, %xmm9
-    pxor %xmm14, %xmm9
-    movdqa %xmm9, %xmm14
-    pclmulqdq $16, %xmm13, %xmm14
-    pshufd $78, %xmm9, %xmm9
-    pxor %xmm9, %xmm10
-    pxor %xmm14, %xmm10
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k256_w6_tag_done_be
-    movdqa %xmm5, %xmm11
-    movdqa %xmm10, %xmm13
-    pshufb .Laesni_gcm_bswap(%rip), %xmm13
-    pxor %xmm13, %xmm11
-    movdqu %xmm11, 48(%rdx)
-    pxor %xmm11, %xmm11
-    movdqu %xmm11, 32(%rdx)
-    movdqu %xmm11, (%rdx)
-    jmp .Laes_gen_aesni_gcm_enc_k256_w6_tail_done
-.Laes_gen_aesni_gcm_enc_k256_w6_tag_done_be:
-    movdqu %xmm10, (%rdx)
-    jmp .Laes_gen_aesni_gcm_enc_k256_w6_tail_done
+    jmp .Laes_gen_aesni_gcm_enc_k256_w6_reduce
 .Laes_gen_aesni_gcm_enc_k256_w6_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    movq %rax, %xmm13
-    paddd %xmm6, %xmm13
-    pshufb .Laesni_gcm_bswap(%rip), %xmm13
-    movdqu %xmm13, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k256_w6_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k256_w6_tag_done
-.Laes_gen_aesni_gcm_enc_k256_w6_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    movdqu %xmm10, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k256_w6_no_last
-    movdqu 48(%rdx), %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k256_w6_l_times_h
-    pxor %xmm10, %xmm11
-.Laes_gen_aesni_gcm_enc_k256_w6_l_times_h:
-    movdqu 1008(%rsi), %xmm13
-    movdqa %xmm11, %xmm8
-    pclmulqdq $0, %xmm13, %xmm8
-    movdqa %xmm11, %xmm10
-    pclmulqdq $17, %xmm13, %xmm10
-    pshufd $78, %xmm11, %xmm12
-    pxor %xmm12, %xmm11
-    movdqu 2032(%rsi), %xmm13
-    movdqa %xmm11, %xmm9
-    pclmulqdq $0, %xmm13, %xmm9
-    jmp .Laes_gen_aesni_gcm_enc_k256_w6_sums
-.Laes_gen_aesni_gcm_enc_k256_w6_no_last:
-    pxor %xmm8, %xmm8
-    pxor %xmm9, %xmm9
-    pxor %xmm10, %xmm10
-.Laes_gen_aesni_gcm_enc_k256_w6_sums:
     cmp $64, %r9
     jb .Laes_gen_aesni_gcm_enc_k256_w6_tail_past4
     movdqa %xmm6, %xmm0
@@ -8025,7 +7690,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -8034,7 +7699,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
@@ -8042,7 +7707,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     movdqu %xmm1, 16(%rcx)
     movdqa %xmm1, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -8051,7 +7716,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 32(%r8), %xmm11
@@ -8059,7 +7724,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     movdqu %xmm2, 32(%rcx)
     movdqa %xmm2, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 32(%r11), %xmm13
+    movdqu 32(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -8068,7 +7733,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1056(%r11), %xmm13
+    movdqu 1056(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 48(%r8), %xmm11
@@ -8076,7 +7741,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     movdqu %xmm3, 48(%rcx)
     movdqa %xmm3, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 48(%r11), %xmm13
+    movdqu 48(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -8085,12 +7750,12 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1072(%r11), %xmm13
+    movdqu 1072(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_aesni_gcm_enc_k256_w6_tail_past4:
     cmp $32, %r9
@@ -8154,7 +7819,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -8163,7 +7828,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     movdqu 16(%r8), %xmm11
@@ -8171,7 +7836,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     movdqu %xmm1, 16(%rcx)
     movdqa %xmm1, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu 16(%r11), %xmm13
+    movdqu 16(%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -8180,12 +7845,12 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1040(%r11), %xmm13
+    movdqu 1040(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_enc_k256_w6_tail_past2:
     cmp $16, %r9
@@ -8231,7 +7896,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -8240,12 +7905,12 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_enc_k256_w6_tail_past1:
     test %r9, %r9
@@ -8284,28 +7949,28 @@ aes_gen_aesni_gcm_enc_k256_w6:
     .byte 0x66,0x0f,0x38,0xdd,0xc7         # aesenclast %xmm7, %xmm0
     pxor %xmm13, %xmm13
     movdqu %xmm13, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k256_w6_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k256_w6_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm11
     pxor %xmm11, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k256_w6_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k256_w6_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    movdqu (%rax), %xmm13
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    movdqu (%r11), %xmm13
     pand %xmm13, %xmm0
     movdqa %xmm0, %xmm11
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
@@ -8313,7 +7978,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm13, %xmm11
     pxor %xmm13, %xmm13
     movdqu %xmm13, (%rdx)
-    movdqu (%r11), %xmm13
+    movdqu (%rax), %xmm13
     movdqa %xmm11, %xmm14
     pclmulqdq $0, %xmm13, %xmm14
     pxor %xmm14, %xmm8
@@ -8322,7 +7987,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
     pxor %xmm14, %xmm10
     pshufd $78, %xmm11, %xmm12
     pxor %xmm12, %xmm11
-    movdqu 1024(%r11), %xmm13
+    movdqu 1024(%rax), %xmm13
     pclmulqdq $0, %xmm13, %xmm11
     pxor %xmm11, %xmm9
     pxor %xmm0, %xmm0
@@ -8399,7 +8064,7 @@ aes_gen_aesni_gcm_enc_k256_w6:
 #   %xmm15 rk13
 #   %xmm14 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_enc_k256_w4
     .type aes_gen_aesni_gcm_enc_k256_w4, @function
     .p2align 5
@@ -8867,8 +8532,6 @@ aes_gen_aesni_gcm_enc_k256_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xde    # aesenclast %xmm14, %xmm3
 .Laes_gen_aesni_gcm_enc_k256_w4_short_no_ek0:
 .Laes_gen_aesni_gcm_enc_k256_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_aesni_gcm_enc_k256_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     movq %rax, %xmm11
@@ -8876,23 +8539,23 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pshufb .Laesni_gcm_bswap(%rip), %xmm11
     movdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k256_w4_tail_be
+    jnz .Laes_gen_aesni_gcm_enc_k256_w4_tail
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k256_w4_tag_done_be
-.Laes_gen_aesni_gcm_enc_k256_w4_tail_be:
+    jz .Laes_gen_aesni_gcm_enc_k256_w4_tag_done
+.Laes_gen_aesni_gcm_enc_k256_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k256_w4_no_last_be
+    jz .Laes_gen_aesni_gcm_enc_k256_w4_no_last
     movdqu 48(%rdx), %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
     test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k256_w4_l_times_h_be
+    jnz .Laes_gen_aesni_gcm_enc_k256_w4_l_times_h
     pxor %xmm8, %xmm9
-.Laes_gen_aesni_gcm_enc_k256_w4_l_times_h_be:
+.Laes_gen_aesni_gcm_enc_k256_w4_l_times_h:
     movdqu 1008(%rsi), %xmm11
     movdqa %xmm9, %xmm6
     pclmulqdq $0, %xmm11, %xmm6
@@ -8903,12 +8566,14 @@ aes_gen_aesni_gcm_enc_k256_w4:
     movdqu 2032(%rsi), %xmm11
     movdqa %xmm9, %xmm7
     pclmulqdq $0, %xmm11, %xmm7
-    jmp .Laes_gen_aesni_gcm_enc_k256_w4_sums_be
-.Laes_gen_aesni_gcm_enc_k256_w4_no_last_be:
+    jmp .Laes_gen_aesni_gcm_enc_k256_w4_sums
+.Laes_gen_aesni_gcm_enc_k256_w4_no_last:
     pxor %xmm6, %xmm6
     pxor %xmm7, %xmm7
     pxor %xmm8, %xmm8
-.Laes_gen_aesni_gcm_enc_k256_w4_sums_be:
+.Laes_gen_aesni_gcm_enc_k256_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_aesni_gcm_enc_k256_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_enc_k256_w4_tail_past2_be
     movdqa %xmm2, %xmm0
@@ -8966,7 +8631,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -8975,7 +8640,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     movdqu 16(%r8), %xmm9
@@ -8983,7 +8648,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     movdqu %xmm1, 16(%rcx)
     movdqa %xmm1, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    movdqu 16(%r11), %xmm11
+    movdqu 16(%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -8992,12 +8657,12 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1040(%r11), %xmm11
+    movdqu 1040(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_enc_k256_w4_tail_past2_be:
     cmp $16, %r9
@@ -9040,7 +8705,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -9049,16 +8714,16 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_enc_k256_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_aesni_gcm_enc_k256_w4_reduce_be
+    jz .Laes_gen_aesni_gcm_enc_k256_w4_reduce
     movdqa %xmm2, %xmm0
     paddd .Laesni_gcm_inc_be1+16(%rip), %xmm2
     pxor %xmm13, %xmm0
@@ -9090,28 +8755,28 @@ aes_gen_aesni_gcm_enc_k256_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
     pxor %xmm11, %xmm11
     movdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k256_w4_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k256_w4_bounce_in_be
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm9
     pxor %xmm9, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k256_w4_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k256_w4_bounce_out_be
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    movdqu (%rax), %xmm11
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    movdqu (%r11), %xmm11
     pand %xmm11, %xmm0
     movdqa %xmm0, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
@@ -9119,7 +8784,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -9128,80 +8793,13 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     pxor %xmm0, %xmm0
     movdqu %xmm0, -16(%rsp)
-.Laes_gen_aesni_gcm_enc_k256_w4_reduce_be:
-    pxor %xmm6, %xmm7
-    pxor %xmm8, %xmm7
-    movdqu .Lgcm_fold(%rip), %xmm11
-    movdqa %xmm6, %xmm12
-    pclmulqdq $16, %xmm11, %xmm12
-    pshufd $78, %xmm6, %xmm6
-    pxor %xmm6, %xmm7
-    pxor %xmm12, %xmm7
-    movdqa %xmm7, %xmm12
-    pclmulqdq $16, %xmm11, %xmm12
-    pshufd $78, %xmm7, %xmm7
-    pxor %xmm7, %xmm8
-    pxor %xmm12, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k256_w4_tag_done_be
-    movdqa %xmm3, %xmm9
-    movdqa %xmm8, %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    pxor %xmm11, %xmm9
-    movdqu %xmm9, 48(%rdx)
-    pxor %xmm9, %xmm9
-    movdqu %xmm9, 32(%rdx)
-    movdqu %xmm9, (%rdx)
-    jmp .Laes_gen_aesni_gcm_enc_k256_w4_tail_done
-.Laes_gen_aesni_gcm_enc_k256_w4_tag_done_be:
-    movdqu %xmm8, (%rdx)
-    jmp .Laes_gen_aesni_gcm_enc_k256_w4_tail_done
+    jmp .Laes_gen_aesni_gcm_enc_k256_w4_reduce
 .Laes_gen_aesni_gcm_enc_k256_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    movq %rax, %xmm11
-    paddd %xmm4, %xmm11
-    pshufb .Laesni_gcm_bswap(%rip), %xmm11
-    movdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k256_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k256_w4_tag_done
-.Laes_gen_aesni_gcm_enc_k256_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    movdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_aesni_gcm_enc_k256_w4_no_last
-    movdqu 48(%rdx), %xmm9
-    pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_aesni_gcm_enc_k256_w4_l_times_h
-    pxor %xmm8, %xmm9
-.Laes_gen_aesni_gcm_enc_k256_w4_l_times_h:
-    movdqu 1008(%rsi), %xmm11
-    movdqa %xmm9, %xmm6
-    pclmulqdq $0, %xmm11, %xmm6
-    movdqa %xmm9, %xmm8
-    pclmulqdq $17, %xmm11, %xmm8
-    pshufd $78, %xmm9, %xmm10
-    pxor %xmm10, %xmm9
-    movdqu 2032(%rsi), %xmm11
-    movdqa %xmm9, %xmm7
-    pclmulqdq $0, %xmm11, %xmm7
-    jmp .Laes_gen_aesni_gcm_enc_k256_w4_sums
-.Laes_gen_aesni_gcm_enc_k256_w4_no_last:
-    pxor %xmm6, %xmm6
-    pxor %xmm7, %xmm7
-    pxor %xmm8, %xmm8
-.Laes_gen_aesni_gcm_enc_k256_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_aesni_gcm_enc_k256_w4_tail_past2
     movdqa %xmm4, %xmm0
@@ -9261,7 +8859,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -9270,7 +8868,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     movdqu 16(%r8), %xmm9
@@ -9278,7 +8876,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     movdqu %xmm1, 16(%rcx)
     movdqa %xmm1, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
-    movdqu 16(%r11), %xmm11
+    movdqu 16(%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -9287,12 +8885,12 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1040(%r11), %xmm11
+    movdqu 1040(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_aesni_gcm_enc_k256_w4_tail_past2:
     cmp $16, %r9
@@ -9336,7 +8934,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -9345,12 +8943,12 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_enc_k256_w4_tail_past1:
     test %r9, %r9
@@ -9387,28 +8985,28 @@ aes_gen_aesni_gcm_enc_k256_w4:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc6    # aesenclast %xmm14, %xmm0
     pxor %xmm11, %xmm11
     movdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k256_w4_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k256_w4_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm9
     pxor %xmm9, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k256_w4_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k256_w4_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    movdqu (%rax), %xmm11
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    movdqu (%r11), %xmm11
     pand %xmm11, %xmm0
     movdqa %xmm0, %xmm9
     pshufb .Laesni_gcm_bswap(%rip), %xmm9
@@ -9416,7 +9014,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pxor %xmm11, %xmm9
     pxor %xmm11, %xmm11
     movdqu %xmm11, (%rdx)
-    movdqu (%r11), %xmm11
+    movdqu (%rax), %xmm11
     movdqa %xmm9, %xmm12
     pclmulqdq $0, %xmm11, %xmm12
     pxor %xmm12, %xmm6
@@ -9425,7 +9023,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
     pxor %xmm12, %xmm8
     pshufd $78, %xmm9, %xmm10
     pxor %xmm10, %xmm9
-    movdqu 1024(%r11), %xmm11
+    movdqu 1024(%rax), %xmm11
     pclmulqdq $0, %xmm11, %xmm9
     pxor %xmm9, %xmm7
     pxor %xmm0, %xmm0
@@ -9502,7 +9100,7 @@ aes_gen_aesni_gcm_enc_k256_w4:
 #   %xmm13 rk13
 #   %xmm12 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_enc_k256_w2
     .type aes_gen_aesni_gcm_enc_k256_w2, @function
     .p2align 5
@@ -9828,7 +9426,7 @@ aes_gen_aesni_gcm_enc_k256_w2:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k256_w2_no_last
@@ -9893,7 +9491,7 @@ aes_gen_aesni_gcm_enc_k256_w2:
     pxor %xmm9, %xmm7
     pxor %xmm9, %xmm9
     movdqu %xmm9, (%rdx)
-    movdqu (%r11), %xmm9
+    movdqu (%rax), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
     pxor %xmm10, %xmm4
@@ -9902,12 +9500,12 @@ aes_gen_aesni_gcm_enc_k256_w2:
     pxor %xmm10, %xmm6
     pshufd $78, %xmm7, %xmm8
     pxor %xmm8, %xmm7
-    movdqu 1024(%r11), %xmm9
+    movdqu 1024(%rax), %xmm9
     pclmulqdq $0, %xmm9, %xmm7
     pxor %xmm7, %xmm5
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_aesni_gcm_enc_k256_w2_tail_past1:
     test %r9, %r9
@@ -9942,28 +9540,28 @@ aes_gen_aesni_gcm_enc_k256_w2:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc4    # aesenclast %xmm12, %xmm0
     pxor %xmm9, %xmm9
     movdqu %xmm9, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k256_w2_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k256_w2_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm7
     pxor %xmm7, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k256_w2_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k256_w2_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    movdqu (%rax), %xmm9
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    movdqu (%r11), %xmm9
     pand %xmm9, %xmm0
     movdqa %xmm0, %xmm7
     pshufb .Laesni_gcm_bswap(%rip), %xmm7
@@ -9971,7 +9569,7 @@ aes_gen_aesni_gcm_enc_k256_w2:
     pxor %xmm9, %xmm7
     pxor %xmm9, %xmm9
     movdqu %xmm9, (%rdx)
-    movdqu (%r11), %xmm9
+    movdqu (%rax), %xmm9
     movdqa %xmm7, %xmm10
     pclmulqdq $0, %xmm9, %xmm10
     pxor %xmm10, %xmm4
@@ -9980,7 +9578,7 @@ aes_gen_aesni_gcm_enc_k256_w2:
     pxor %xmm10, %xmm6
     pshufd $78, %xmm7, %xmm8
     pxor %xmm8, %xmm7
-    movdqu 1024(%r11), %xmm9
+    movdqu 1024(%rax), %xmm9
     pclmulqdq $0, %xmm9, %xmm7
     pxor %xmm7, %xmm5
     pxor %xmm0, %xmm0
@@ -10057,7 +9655,7 @@ aes_gen_aesni_gcm_enc_k256_w2:
 #   %xmm12 rk13
 #   %xmm11 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_aesni_gcm_enc_k256_w1
     .type aes_gen_aesni_gcm_enc_k256_w1, @function
     .p2align 5
@@ -10274,7 +9872,7 @@ aes_gen_aesni_gcm_enc_k256_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     movdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_aesni_gcm_enc_k256_w1_no_last
@@ -10331,28 +9929,28 @@ aes_gen_aesni_gcm_enc_k256_w1:
     .byte 0x66,0x41,0x0f,0x38,0xdd,0xc3    # aesenclast %xmm11, %xmm0
     pxor %xmm8, %xmm8
     movdqu %xmm8, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k256_w1_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k256_w1_bounce_in
     xor %rsi, %rsi
     movdqu -16(%rsp), %xmm6
     pxor %xmm6, %xmm0
     movdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_aesni_gcm_enc_k256_w1_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_aesni_gcm_enc_k256_w1_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    movdqu (%rax), %xmm8
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    movdqu (%r11), %xmm8
     pand %xmm8, %xmm0
     movdqa %xmm0, %xmm6
     pshufb .Laesni_gcm_bswap(%rip), %xmm6
@@ -10360,7 +9958,7 @@ aes_gen_aesni_gcm_enc_k256_w1:
     pxor %xmm8, %xmm6
     pxor %xmm8, %xmm8
     movdqu %xmm8, (%rdx)
-    movdqu (%r11), %xmm8
+    movdqu (%rax), %xmm8
     movdqa %xmm6, %xmm9
     pclmulqdq $0, %xmm8, %xmm9
     pxor %xmm9, %xmm3
@@ -10369,7 +9967,7 @@ aes_gen_aesni_gcm_enc_k256_w1:
     pxor %xmm9, %xmm5
     pshufd $78, %xmm6, %xmm7
     pxor %xmm7, %xmm6
-    movdqu 1024(%r11), %xmm8
+    movdqu 1024(%rax), %xmm8
     pclmulqdq $0, %xmm8, %xmm6
     pxor %xmm6, %xmm4
     pxor %xmm0, %xmm0

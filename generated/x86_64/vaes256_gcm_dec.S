@@ -109,7 +109,7 @@
 #   %ymm15 rk9
 #   %ymm14 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_dec_k128_w8
     .type aes_gen_vaes256_gcm_dec_k128_w8, @function
     .p2align 5
@@ -328,8 +328,6 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes256_gcm_dec_k128_w8_short_no_ek0:
 .Laes_gen_vaes256_gcm_dec_k128_w8_tail_start:
-    cmp $248, %r11b
-    ja .Laes_gen_vaes256_gcm_dec_k128_w8_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -337,34 +335,36 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k128_w8_tail_be
+    jnz .Laes_gen_vaes256_gcm_dec_k128_w8_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k128_w8_tag_done_be
-.Laes_gen_vaes256_gcm_dec_k128_w8_tail_be:
+    jz .Laes_gen_vaes256_gcm_dec_k128_w8_tag_done
+.Laes_gen_vaes256_gcm_dec_k128_w8_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k128_w8_no_last_be
+    jz .Laes_gen_vaes256_gcm_dec_k128_w8_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k128_w8_l_times_h_be
+    jnz .Laes_gen_vaes256_gcm_dec_k128_w8_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_dec_k128_w8_l_times_h_be:
+.Laes_gen_vaes256_gcm_dec_k128_w8_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_dec_k128_w8_sums_be
-.Laes_gen_vaes256_gcm_dec_k128_w8_no_last_be:
+    jmp .Laes_gen_vaes256_gcm_dec_k128_w8_sums
+.Laes_gen_vaes256_gcm_dec_k128_w8_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_dec_k128_w8_sums_be:
+.Laes_gen_vaes256_gcm_dec_k128_w8_sums:
+    cmp $248, %r11b
+    ja .Laes_gen_vaes256_gcm_dec_k128_w8_tail_le
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_dec_k128_w8_tail_past2_be
     vmovdqa %ymm2, %ymm0
@@ -408,29 +408,29 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     vmovdqu 32(%r8), %ymm9
     vpxor %ymm9, %ymm1, %ymm1
     vmovdqu %ymm1, 32(%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
-    vpclmulqdq $0, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $0, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $17, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1056(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1056(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes256_gcm_dec_k128_w8_tail_past2_be:
     cmp $32, %r9
@@ -464,21 +464,21 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_dec_k128_w8_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes256_gcm_dec_k128_w8_reduce_be
+    jz .Laes_gen_vaes256_gcm_dec_k128_w8_reduce
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_dec_k128_w8_tail_one_be
     vmovdqa %xmm2, %xmm0
@@ -510,20 +510,20 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
     test %r9, %r9
-    jz .Laes_gen_vaes256_gcm_dec_k128_w8_reduce_be
+    jz .Laes_gen_vaes256_gcm_dec_k128_w8_reduce
 .Laes_gen_vaes256_gcm_dec_k128_w8_tail_one_be:
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_one_be2(%rip), %ymm2, %ymm2
@@ -548,23 +548,23 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k128_w8_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k128_w8_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k128_w8_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k128_w8_bounce_out_be
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -572,79 +572,18 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_vaes256_gcm_dec_k128_w8_reduce_be:
-    vpxor %ymm6, %ymm7, %ymm7
-    vpxor %ymm8, %ymm7, %ymm7
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm11
-    vpclmulqdq $16, %ymm11, %ymm6, %ymm12
-    vpshufd $78, %ymm6, %ymm6
-    vpxor %ymm6, %ymm7, %ymm7
-    vpxor %ymm12, %ymm7, %ymm7
-    vpclmulqdq $16, %ymm11, %ymm7, %ymm12
-    vpshufd $78, %ymm7, %ymm7
-    vpxor %ymm7, %ymm8, %ymm8
-    vpxor %ymm12, %ymm8, %ymm8
-    vextracti128 $1, %ymm8, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k128_w8_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_dec_k128_w8_tail_done
-.Laes_gen_vaes256_gcm_dec_k128_w8_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_dec_k128_w8_tail_done
+    jmp .Laes_gen_vaes256_gcm_dec_k128_w8_reduce
 .Laes_gen_vaes256_gcm_dec_k128_w8_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k128_w8_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k128_w8_tag_done
-.Laes_gen_vaes256_gcm_dec_k128_w8_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k128_w8_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k128_w8_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_dec_k128_w8_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_dec_k128_w8_sums
-.Laes_gen_vaes256_gcm_dec_k128_w8_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_dec_k128_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_dec_k128_w8_tail_past2
     vmovdqa %ymm4, %ymm0
@@ -690,29 +629,29 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     vmovdqu 32(%r8), %ymm9
     vpxor %ymm9, %ymm1, %ymm1
     vmovdqu %ymm1, 32(%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
-    vpclmulqdq $0, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $0, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $17, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1056(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1056(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes256_gcm_dec_k128_w8_tail_past2:
     cmp $32, %r9
@@ -747,17 +686,17 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_dec_k128_w8_tail_past1:
     test %r9, %r9
@@ -794,17 +733,17 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_dec_k128_w8_reduce
@@ -833,23 +772,23 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k128_w8_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k128_w8_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k128_w8_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k128_w8_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -857,13 +796,13 @@ aes_gen_vaes256_gcm_dec_k128_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -939,7 +878,7 @@ aes_gen_vaes256_gcm_dec_k128_w8:
 #   %xmm13 rk9
 #   %xmm12 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_dec_k128_w4
     .type aes_gen_vaes256_gcm_dec_k128_w4, @function
     .p2align 5
@@ -1149,8 +1088,6 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
 .Laes_gen_vaes256_gcm_dec_k128_w4_short_no_ek0:
 .Laes_gen_vaes256_gcm_dec_k128_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_vaes256_gcm_dec_k128_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -1158,34 +1095,36 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
     vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k128_w4_tail_be
+    jnz .Laes_gen_vaes256_gcm_dec_k128_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k128_w4_tag_done_be
-.Laes_gen_vaes256_gcm_dec_k128_w4_tail_be:
+    jz .Laes_gen_vaes256_gcm_dec_k128_w4_tag_done
+.Laes_gen_vaes256_gcm_dec_k128_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k128_w4_no_last_be
+    jz .Laes_gen_vaes256_gcm_dec_k128_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k128_w4_l_times_h_be
+    jnz .Laes_gen_vaes256_gcm_dec_k128_w4_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_dec_k128_w4_l_times_h_be:
+.Laes_gen_vaes256_gcm_dec_k128_w4_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_dec_k128_w4_sums_be
-.Laes_gen_vaes256_gcm_dec_k128_w4_no_last_be:
+    jmp .Laes_gen_vaes256_gcm_dec_k128_w4_sums
+.Laes_gen_vaes256_gcm_dec_k128_w4_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_dec_k128_w4_sums_be:
+.Laes_gen_vaes256_gcm_dec_k128_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_vaes256_gcm_dec_k128_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_dec_k128_w4_tail_past2_be
     vmovdqa %xmm2, %xmm0
@@ -1227,29 +1166,29 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_dec_k128_w4_tail_past2_be:
     cmp $16, %r9
@@ -1281,21 +1220,21 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes256_gcm_dec_k128_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes256_gcm_dec_k128_w4_reduce_be
+    jz .Laes_gen_vaes256_gcm_dec_k128_w4_reduce
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm2
     vpxor %xmm11, %xmm0, %xmm0
@@ -1317,23 +1256,23 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k128_w4_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k128_w4_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k128_w4_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k128_w4_bounce_out_be
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -1341,76 +1280,18 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_vaes256_gcm_dec_k128_w4_reduce_be:
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
-    vpshufd $78, %xmm6, %xmm6
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm9, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm9, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k128_w4_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_dec_k128_w4_tail_done
-.Laes_gen_vaes256_gcm_dec_k128_w4_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_dec_k128_w4_tail_done
+    jmp .Laes_gen_vaes256_gcm_dec_k128_w4_reduce
 .Laes_gen_vaes256_gcm_dec_k128_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm10
-    vpaddd %xmm4, %xmm10, %xmm10
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
-    vmovdqu %xmm10, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k128_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k128_w4_tag_done
-.Laes_gen_vaes256_gcm_dec_k128_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k128_w4_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k128_w4_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_dec_k128_w4_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_dec_k128_w4_sums
-.Laes_gen_vaes256_gcm_dec_k128_w4_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_dec_k128_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_dec_k128_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -1454,29 +1335,29 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_dec_k128_w4_tail_past2:
     cmp $16, %r9
@@ -1509,17 +1390,17 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes256_gcm_dec_k128_w4_tail_past1:
     test %r9, %r9
@@ -1546,23 +1427,23 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k128_w4_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k128_w4_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k128_w4_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k128_w4_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -1570,13 +1451,13 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -1649,7 +1530,7 @@ aes_gen_vaes256_gcm_dec_k128_w4:
 #   %xmm11 rk9
 #   %xmm10 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_dec_k128_w2
     .type aes_gen_vaes256_gcm_dec_k128_w2, @function
     .p2align 5
@@ -1815,7 +1696,7 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w2_no_last
@@ -1864,17 +1745,17 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes256_gcm_dec_k128_w2_tail_past1:
     test %r9, %r9
@@ -1899,23 +1780,23 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k128_w2_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k128_w2_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm7
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k128_w2_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k128_w2_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
@@ -1923,13 +1804,13 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -2002,7 +1883,7 @@ aes_gen_vaes256_gcm_dec_k128_w2:
 #   %xmm10 rk9
 #   %xmm9 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_dec_k128_w1
     .type aes_gen_vaes256_gcm_dec_k128_w1, @function
     .p2align 5
@@ -2118,7 +1999,7 @@ aes_gen_vaes256_gcm_dec_k128_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k128_w1_no_last
@@ -2160,23 +2041,23 @@ aes_gen_vaes256_gcm_dec_k128_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k128_w1_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k128_w1_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm6
     vpxor %xmm6, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k128_w1_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k128_w1_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
@@ -2184,13 +2065,13 @@ aes_gen_vaes256_gcm_dec_k128_w1:
     vpxor %xmm7, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm6, %xmm7
+    vpclmulqdq $0, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm7
+    vpclmulqdq $17, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%rax), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -2263,7 +2144,7 @@ aes_gen_vaes256_gcm_dec_k128_w1:
 #   %ymm15 rk11
 #   %ymm14 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_dec_k192_w8
     .type aes_gen_vaes256_gcm_dec_k192_w8, @function
     .p2align 5
@@ -2500,8 +2381,6 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes256_gcm_dec_k192_w8_short_no_ek0:
 .Laes_gen_vaes256_gcm_dec_k192_w8_tail_start:
-    cmp $248, %r11b
-    ja .Laes_gen_vaes256_gcm_dec_k192_w8_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -2509,34 +2388,36 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k192_w8_tail_be
+    jnz .Laes_gen_vaes256_gcm_dec_k192_w8_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k192_w8_tag_done_be
-.Laes_gen_vaes256_gcm_dec_k192_w8_tail_be:
+    jz .Laes_gen_vaes256_gcm_dec_k192_w8_tag_done
+.Laes_gen_vaes256_gcm_dec_k192_w8_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k192_w8_no_last_be
+    jz .Laes_gen_vaes256_gcm_dec_k192_w8_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k192_w8_l_times_h_be
+    jnz .Laes_gen_vaes256_gcm_dec_k192_w8_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_dec_k192_w8_l_times_h_be:
+.Laes_gen_vaes256_gcm_dec_k192_w8_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_dec_k192_w8_sums_be
-.Laes_gen_vaes256_gcm_dec_k192_w8_no_last_be:
+    jmp .Laes_gen_vaes256_gcm_dec_k192_w8_sums
+.Laes_gen_vaes256_gcm_dec_k192_w8_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_dec_k192_w8_sums_be:
+.Laes_gen_vaes256_gcm_dec_k192_w8_sums:
+    cmp $248, %r11b
+    ja .Laes_gen_vaes256_gcm_dec_k192_w8_tail_le
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_dec_k192_w8_tail_past2_be
     vmovdqa %ymm2, %ymm0
@@ -2586,29 +2467,29 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     vmovdqu 32(%r8), %ymm9
     vpxor %ymm9, %ymm1, %ymm1
     vmovdqu %ymm1, 32(%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
-    vpclmulqdq $0, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $0, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $17, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1056(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1056(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes256_gcm_dec_k192_w8_tail_past2_be:
     cmp $32, %r9
@@ -2646,21 +2527,21 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_dec_k192_w8_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes256_gcm_dec_k192_w8_reduce_be
+    jz .Laes_gen_vaes256_gcm_dec_k192_w8_reduce
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_dec_k192_w8_tail_one_be
     vmovdqa %xmm2, %xmm0
@@ -2696,20 +2577,20 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
     test %r9, %r9
-    jz .Laes_gen_vaes256_gcm_dec_k192_w8_reduce_be
+    jz .Laes_gen_vaes256_gcm_dec_k192_w8_reduce
 .Laes_gen_vaes256_gcm_dec_k192_w8_tail_one_be:
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_one_be2(%rip), %ymm2, %ymm2
@@ -2738,23 +2619,23 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k192_w8_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k192_w8_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k192_w8_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k192_w8_bounce_out_be
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -2762,79 +2643,18 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_vaes256_gcm_dec_k192_w8_reduce_be:
-    vpxor %ymm6, %ymm7, %ymm7
-    vpxor %ymm8, %ymm7, %ymm7
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm11
-    vpclmulqdq $16, %ymm11, %ymm6, %ymm12
-    vpshufd $78, %ymm6, %ymm6
-    vpxor %ymm6, %ymm7, %ymm7
-    vpxor %ymm12, %ymm7, %ymm7
-    vpclmulqdq $16, %ymm11, %ymm7, %ymm12
-    vpshufd $78, %ymm7, %ymm7
-    vpxor %ymm7, %ymm8, %ymm8
-    vpxor %ymm12, %ymm8, %ymm8
-    vextracti128 $1, %ymm8, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k192_w8_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_dec_k192_w8_tail_done
-.Laes_gen_vaes256_gcm_dec_k192_w8_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_dec_k192_w8_tail_done
+    jmp .Laes_gen_vaes256_gcm_dec_k192_w8_reduce
 .Laes_gen_vaes256_gcm_dec_k192_w8_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k192_w8_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k192_w8_tag_done
-.Laes_gen_vaes256_gcm_dec_k192_w8_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k192_w8_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k192_w8_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_dec_k192_w8_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_dec_k192_w8_sums
-.Laes_gen_vaes256_gcm_dec_k192_w8_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_dec_k192_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_dec_k192_w8_tail_past2
     vmovdqa %ymm4, %ymm0
@@ -2886,29 +2706,29 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     vmovdqu 32(%r8), %ymm9
     vpxor %ymm9, %ymm1, %ymm1
     vmovdqu %ymm1, 32(%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
-    vpclmulqdq $0, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $0, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $17, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1056(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1056(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes256_gcm_dec_k192_w8_tail_past2:
     cmp $32, %r9
@@ -2947,17 +2767,17 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_dec_k192_w8_tail_past1:
     test %r9, %r9
@@ -2998,17 +2818,17 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_dec_k192_w8_reduce
@@ -3041,23 +2861,23 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k192_w8_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k192_w8_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k192_w8_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k192_w8_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -3065,13 +2885,13 @@ aes_gen_vaes256_gcm_dec_k192_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -3147,7 +2967,7 @@ aes_gen_vaes256_gcm_dec_k192_w8:
 #   %xmm13 rk11
 #   %xmm12 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_dec_k192_w4
     .type aes_gen_vaes256_gcm_dec_k192_w4, @function
     .p2align 5
@@ -3375,8 +3195,6 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
 .Laes_gen_vaes256_gcm_dec_k192_w4_short_no_ek0:
 .Laes_gen_vaes256_gcm_dec_k192_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_vaes256_gcm_dec_k192_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -3384,34 +3202,36 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
     vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k192_w4_tail_be
+    jnz .Laes_gen_vaes256_gcm_dec_k192_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k192_w4_tag_done_be
-.Laes_gen_vaes256_gcm_dec_k192_w4_tail_be:
+    jz .Laes_gen_vaes256_gcm_dec_k192_w4_tag_done
+.Laes_gen_vaes256_gcm_dec_k192_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k192_w4_no_last_be
+    jz .Laes_gen_vaes256_gcm_dec_k192_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k192_w4_l_times_h_be
+    jnz .Laes_gen_vaes256_gcm_dec_k192_w4_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_dec_k192_w4_l_times_h_be:
+.Laes_gen_vaes256_gcm_dec_k192_w4_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_dec_k192_w4_sums_be
-.Laes_gen_vaes256_gcm_dec_k192_w4_no_last_be:
+    jmp .Laes_gen_vaes256_gcm_dec_k192_w4_sums
+.Laes_gen_vaes256_gcm_dec_k192_w4_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_dec_k192_w4_sums_be:
+.Laes_gen_vaes256_gcm_dec_k192_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_vaes256_gcm_dec_k192_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_dec_k192_w4_tail_past2_be
     vmovdqa %xmm2, %xmm0
@@ -3459,29 +3279,29 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_dec_k192_w4_tail_past2_be:
     cmp $16, %r9
@@ -3517,21 +3337,21 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes256_gcm_dec_k192_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes256_gcm_dec_k192_w4_reduce_be
+    jz .Laes_gen_vaes256_gcm_dec_k192_w4_reduce
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm2
     vpxor %xmm11, %xmm0, %xmm0
@@ -3557,23 +3377,23 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k192_w4_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k192_w4_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k192_w4_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k192_w4_bounce_out_be
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -3581,76 +3401,18 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_vaes256_gcm_dec_k192_w4_reduce_be:
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
-    vpshufd $78, %xmm6, %xmm6
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm9, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm9, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k192_w4_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_dec_k192_w4_tail_done
-.Laes_gen_vaes256_gcm_dec_k192_w4_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_dec_k192_w4_tail_done
+    jmp .Laes_gen_vaes256_gcm_dec_k192_w4_reduce
 .Laes_gen_vaes256_gcm_dec_k192_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm10
-    vpaddd %xmm4, %xmm10, %xmm10
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
-    vmovdqu %xmm10, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k192_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k192_w4_tag_done
-.Laes_gen_vaes256_gcm_dec_k192_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k192_w4_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k192_w4_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_dec_k192_w4_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_dec_k192_w4_sums
-.Laes_gen_vaes256_gcm_dec_k192_w4_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_dec_k192_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_dec_k192_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -3700,29 +3462,29 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_dec_k192_w4_tail_past2:
     cmp $16, %r9
@@ -3759,17 +3521,17 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes256_gcm_dec_k192_w4_tail_past1:
     test %r9, %r9
@@ -3800,23 +3562,23 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k192_w4_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k192_w4_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k192_w4_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k192_w4_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -3824,13 +3586,13 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -3903,7 +3665,7 @@ aes_gen_vaes256_gcm_dec_k192_w4:
 #   %xmm11 rk11
 #   %xmm10 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_dec_k192_w2
     .type aes_gen_vaes256_gcm_dec_k192_w2, @function
     .p2align 5
@@ -4083,7 +3845,7 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w2_no_last
@@ -4136,17 +3898,17 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes256_gcm_dec_k192_w2_tail_past1:
     test %r9, %r9
@@ -4175,23 +3937,23 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k192_w2_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k192_w2_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm7
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k192_w2_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k192_w2_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
@@ -4199,13 +3961,13 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -4278,7 +4040,7 @@ aes_gen_vaes256_gcm_dec_k192_w2:
 #   %xmm10 rk11
 #   %xmm9 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_dec_k192_w1
     .type aes_gen_vaes256_gcm_dec_k192_w1, @function
     .p2align 5
@@ -4402,7 +4164,7 @@ aes_gen_vaes256_gcm_dec_k192_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k192_w1_no_last
@@ -4448,23 +4210,23 @@ aes_gen_vaes256_gcm_dec_k192_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k192_w1_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k192_w1_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm6
     vpxor %xmm6, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k192_w1_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k192_w1_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
@@ -4472,13 +4234,13 @@ aes_gen_vaes256_gcm_dec_k192_w1:
     vpxor %xmm7, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm6, %xmm7
+    vpclmulqdq $0, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm7
+    vpclmulqdq $17, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%rax), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -4551,7 +4313,7 @@ aes_gen_vaes256_gcm_dec_k192_w1:
 #   %ymm15 rk13
 #   %ymm14 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_dec_k256_w8
     .type aes_gen_vaes256_gcm_dec_k256_w8, @function
     .p2align 5
@@ -4806,8 +4568,6 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes256_gcm_dec_k256_w8_short_no_ek0:
 .Laes_gen_vaes256_gcm_dec_k256_w8_tail_start:
-    cmp $248, %r11b
-    ja .Laes_gen_vaes256_gcm_dec_k256_w8_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -4815,34 +4575,36 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k256_w8_tail_be
+    jnz .Laes_gen_vaes256_gcm_dec_k256_w8_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k256_w8_tag_done_be
-.Laes_gen_vaes256_gcm_dec_k256_w8_tail_be:
+    jz .Laes_gen_vaes256_gcm_dec_k256_w8_tag_done
+.Laes_gen_vaes256_gcm_dec_k256_w8_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k256_w8_no_last_be
+    jz .Laes_gen_vaes256_gcm_dec_k256_w8_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k256_w8_l_times_h_be
+    jnz .Laes_gen_vaes256_gcm_dec_k256_w8_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_dec_k256_w8_l_times_h_be:
+.Laes_gen_vaes256_gcm_dec_k256_w8_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_dec_k256_w8_sums_be
-.Laes_gen_vaes256_gcm_dec_k256_w8_no_last_be:
+    jmp .Laes_gen_vaes256_gcm_dec_k256_w8_sums
+.Laes_gen_vaes256_gcm_dec_k256_w8_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_dec_k256_w8_sums_be:
+.Laes_gen_vaes256_gcm_dec_k256_w8_sums:
+    cmp $248, %r11b
+    ja .Laes_gen_vaes256_gcm_dec_k256_w8_tail_le
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_dec_k256_w8_tail_past2_be
     vmovdqa %ymm2, %ymm0
@@ -4898,29 +4660,29 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     vmovdqu 32(%r8), %ymm9
     vpxor %ymm9, %ymm1, %ymm1
     vmovdqu %ymm1, 32(%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
-    vpclmulqdq $0, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $0, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $17, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1056(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1056(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes256_gcm_dec_k256_w8_tail_past2_be:
     cmp $32, %r9
@@ -4962,21 +4724,21 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_dec_k256_w8_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes256_gcm_dec_k256_w8_reduce_be
+    jz .Laes_gen_vaes256_gcm_dec_k256_w8_reduce
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_dec_k256_w8_tail_one_be
     vmovdqa %xmm2, %xmm0
@@ -5016,20 +4778,20 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
     test %r9, %r9
-    jz .Laes_gen_vaes256_gcm_dec_k256_w8_reduce_be
+    jz .Laes_gen_vaes256_gcm_dec_k256_w8_reduce
 .Laes_gen_vaes256_gcm_dec_k256_w8_tail_one_be:
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_one_be2(%rip), %ymm2, %ymm2
@@ -5062,23 +4824,23 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k256_w8_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k256_w8_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k256_w8_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k256_w8_bounce_out_be
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -5086,79 +4848,18 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_vaes256_gcm_dec_k256_w8_reduce_be:
-    vpxor %ymm6, %ymm7, %ymm7
-    vpxor %ymm8, %ymm7, %ymm7
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm11
-    vpclmulqdq $16, %ymm11, %ymm6, %ymm12
-    vpshufd $78, %ymm6, %ymm6
-    vpxor %ymm6, %ymm7, %ymm7
-    vpxor %ymm12, %ymm7, %ymm7
-    vpclmulqdq $16, %ymm11, %ymm7, %ymm12
-    vpshufd $78, %ymm7, %ymm7
-    vpxor %ymm7, %ymm8, %ymm8
-    vpxor %ymm12, %ymm8, %ymm8
-    vextracti128 $1, %ymm8, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k256_w8_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_dec_k256_w8_tail_done
-.Laes_gen_vaes256_gcm_dec_k256_w8_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_dec_k256_w8_tail_done
+    jmp .Laes_gen_vaes256_gcm_dec_k256_w8_reduce
 .Laes_gen_vaes256_gcm_dec_k256_w8_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k256_w8_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k256_w8_tag_done
-.Laes_gen_vaes256_gcm_dec_k256_w8_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k256_w8_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k256_w8_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_dec_k256_w8_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_dec_k256_w8_sums
-.Laes_gen_vaes256_gcm_dec_k256_w8_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_dec_k256_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_dec_k256_w8_tail_past2
     vmovdqa %ymm4, %ymm0
@@ -5216,29 +4917,29 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     vmovdqu 32(%r8), %ymm9
     vpxor %ymm9, %ymm1, %ymm1
     vmovdqu %ymm1, 32(%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
-    vpclmulqdq $0, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $0, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $17, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1056(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1056(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes256_gcm_dec_k256_w8_tail_past2:
     cmp $32, %r9
@@ -5281,17 +4982,17 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_dec_k256_w8_tail_past1:
     test %r9, %r9
@@ -5336,17 +5037,17 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_dec_k256_w8_reduce
@@ -5383,23 +5084,23 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k256_w8_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k256_w8_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k256_w8_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k256_w8_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -5407,13 +5108,13 @@ aes_gen_vaes256_gcm_dec_k256_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -5489,7 +5190,7 @@ aes_gen_vaes256_gcm_dec_k256_w8:
 #   %xmm13 rk13
 #   %xmm12 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_dec_k256_w4
     .type aes_gen_vaes256_gcm_dec_k256_w4, @function
     .p2align 5
@@ -5735,8 +5436,6 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
 .Laes_gen_vaes256_gcm_dec_k256_w4_short_no_ek0:
 .Laes_gen_vaes256_gcm_dec_k256_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_vaes256_gcm_dec_k256_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -5744,34 +5443,36 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
     vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k256_w4_tail_be
+    jnz .Laes_gen_vaes256_gcm_dec_k256_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k256_w4_tag_done_be
-.Laes_gen_vaes256_gcm_dec_k256_w4_tail_be:
+    jz .Laes_gen_vaes256_gcm_dec_k256_w4_tag_done
+.Laes_gen_vaes256_gcm_dec_k256_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k256_w4_no_last_be
+    jz .Laes_gen_vaes256_gcm_dec_k256_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k256_w4_l_times_h_be
+    jnz .Laes_gen_vaes256_gcm_dec_k256_w4_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_dec_k256_w4_l_times_h_be:
+.Laes_gen_vaes256_gcm_dec_k256_w4_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_dec_k256_w4_sums_be
-.Laes_gen_vaes256_gcm_dec_k256_w4_no_last_be:
+    jmp .Laes_gen_vaes256_gcm_dec_k256_w4_sums
+.Laes_gen_vaes256_gcm_dec_k256_w4_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_dec_k256_w4_sums_be:
+.Laes_gen_vaes256_gcm_dec_k256_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_vaes256_gcm_dec_k256_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_dec_k256_w4_tail_past2_be
     vmovdqa %xmm2, %xmm0
@@ -5825,29 +5526,29 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_dec_k256_w4_tail_past2_be:
     cmp $16, %r9
@@ -5887,21 +5588,21 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes256_gcm_dec_k256_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes256_gcm_dec_k256_w4_reduce_be
+    jz .Laes_gen_vaes256_gcm_dec_k256_w4_reduce
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm2
     vpxor %xmm11, %xmm0, %xmm0
@@ -5931,23 +5632,23 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k256_w4_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k256_w4_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k256_w4_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k256_w4_bounce_out_be
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -5955,76 +5656,18 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_vaes256_gcm_dec_k256_w4_reduce_be:
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
-    vpshufd $78, %xmm6, %xmm6
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm9, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm9, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k256_w4_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_dec_k256_w4_tail_done
-.Laes_gen_vaes256_gcm_dec_k256_w4_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_dec_k256_w4_tail_done
+    jmp .Laes_gen_vaes256_gcm_dec_k256_w4_reduce
 .Laes_gen_vaes256_gcm_dec_k256_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm10
-    vpaddd %xmm4, %xmm10, %xmm10
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
-    vmovdqu %xmm10, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k256_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k256_w4_tag_done
-.Laes_gen_vaes256_gcm_dec_k256_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_dec_k256_w4_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_dec_k256_w4_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_dec_k256_w4_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_dec_k256_w4_sums
-.Laes_gen_vaes256_gcm_dec_k256_w4_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_dec_k256_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_dec_k256_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -6080,29 +5723,29 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_dec_k256_w4_tail_past2:
     cmp $16, %r9
@@ -6143,17 +5786,17 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes256_gcm_dec_k256_w4_tail_past1:
     test %r9, %r9
@@ -6188,23 +5831,23 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k256_w4_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k256_w4_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k256_w4_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k256_w4_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -6212,13 +5855,13 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -6291,7 +5934,7 @@ aes_gen_vaes256_gcm_dec_k256_w4:
 #   %xmm11 rk13
 #   %xmm10 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_dec_k256_w2
     .type aes_gen_vaes256_gcm_dec_k256_w2, @function
     .p2align 5
@@ -6485,7 +6128,7 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w2_no_last
@@ -6542,17 +6185,17 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes256_gcm_dec_k256_w2_tail_past1:
     test %r9, %r9
@@ -6585,23 +6228,23 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k256_w2_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k256_w2_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm7
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k256_w2_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k256_w2_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
@@ -6609,13 +6252,13 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -6688,7 +6331,7 @@ aes_gen_vaes256_gcm_dec_k256_w2:
 #   %xmm10 rk13
 #   %xmm9 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_dec_k256_w1
     .type aes_gen_vaes256_gcm_dec_k256_w1, @function
     .p2align 5
@@ -6820,7 +6463,7 @@ aes_gen_vaes256_gcm_dec_k256_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_dec_k256_w1_no_last
@@ -6870,23 +6513,23 @@ aes_gen_vaes256_gcm_dec_k256_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k256_w1_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k256_w1_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm6
     vpxor %xmm6, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_dec_k256_w1_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_dec_k256_w1_bounce_out
     xor %rsi, %rsi
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
@@ -6894,13 +6537,13 @@ aes_gen_vaes256_gcm_dec_k256_w1:
     vpxor %xmm7, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm6, %xmm7
+    vpclmulqdq $0, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm7
+    vpclmulqdq $17, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%rax), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)

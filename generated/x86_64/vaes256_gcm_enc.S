@@ -109,7 +109,7 @@
 #   %ymm15 rk9
 #   %ymm14 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k128_w8
     .type aes_gen_vaes256_gcm_enc_k128_w8, @function
     .p2align 5
@@ -465,8 +465,6 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes256_gcm_enc_k128_w8_short_no_ek0:
 .Laes_gen_vaes256_gcm_enc_k128_w8_tail_start:
-    cmp $248, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k128_w8_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -474,34 +472,36 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k128_w8_tail_be
+    jnz .Laes_gen_vaes256_gcm_enc_k128_w8_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k128_w8_tag_done_be
-.Laes_gen_vaes256_gcm_enc_k128_w8_tail_be:
+    jz .Laes_gen_vaes256_gcm_enc_k128_w8_tag_done
+.Laes_gen_vaes256_gcm_enc_k128_w8_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k128_w8_no_last_be
+    jz .Laes_gen_vaes256_gcm_enc_k128_w8_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k128_w8_l_times_h_be
+    jnz .Laes_gen_vaes256_gcm_enc_k128_w8_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_enc_k128_w8_l_times_h_be:
+.Laes_gen_vaes256_gcm_enc_k128_w8_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_sums_be
-.Laes_gen_vaes256_gcm_enc_k128_w8_no_last_be:
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_sums
+.Laes_gen_vaes256_gcm_enc_k128_w8_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_enc_k128_w8_sums_be:
+.Laes_gen_vaes256_gcm_enc_k128_w8_sums:
+    cmp $248, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k128_w8_tail_le
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w8_tail_past2_be
     vmovdqa %ymm2, %ymm0
@@ -546,30 +546,30 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     vmovdqu 32(%r8), %ymm9
     vpxor %ymm9, %ymm1, %ymm1
     vmovdqu %ymm1, 32(%rcx)
     vmovdqa %ymm1, %ymm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
-    vpclmulqdq $0, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $0, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $17, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1056(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1056(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes256_gcm_enc_k128_w8_tail_past2_be:
     cmp $32, %r9
@@ -604,21 +604,21 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_enc_k128_w8_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes256_gcm_enc_k128_w8_reduce_be
+    jz .Laes_gen_vaes256_gcm_enc_k128_w8_reduce
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w8_tail_one_be
     vmovdqa %xmm2, %xmm0
@@ -651,20 +651,20 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
     test %r9, %r9
-    jz .Laes_gen_vaes256_gcm_enc_k128_w8_reduce_be
+    jz .Laes_gen_vaes256_gcm_enc_k128_w8_reduce
 .Laes_gen_vaes256_gcm_enc_k128_w8_tail_one_be:
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_one_be2(%rip), %ymm2, %ymm2
@@ -689,28 +689,28 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k128_w8_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k128_w8_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k128_w8_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k128_w8_bounce_out_be
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm11
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm11
     vpand %xmm11, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -718,79 +718,18 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_vaes256_gcm_enc_k128_w8_reduce_be:
-    vpxor %ymm6, %ymm7, %ymm7
-    vpxor %ymm8, %ymm7, %ymm7
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm11
-    vpclmulqdq $16, %ymm11, %ymm6, %ymm12
-    vpshufd $78, %ymm6, %ymm6
-    vpxor %ymm6, %ymm7, %ymm7
-    vpxor %ymm12, %ymm7, %ymm7
-    vpclmulqdq $16, %ymm11, %ymm7, %ymm12
-    vpshufd $78, %ymm7, %ymm7
-    vpxor %ymm7, %ymm8, %ymm8
-    vpxor %ymm12, %ymm8, %ymm8
-    vextracti128 $1, %ymm8, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k128_w8_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_tail_done
-.Laes_gen_vaes256_gcm_enc_k128_w8_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_tail_done
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_reduce
 .Laes_gen_vaes256_gcm_enc_k128_w8_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k128_w8_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k128_w8_tag_done
-.Laes_gen_vaes256_gcm_enc_k128_w8_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k128_w8_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k128_w8_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_enc_k128_w8_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w8_sums
-.Laes_gen_vaes256_gcm_enc_k128_w8_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_enc_k128_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w8_tail_past2
     vmovdqa %ymm4, %ymm0
@@ -837,30 +776,30 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     vmovdqu 32(%r8), %ymm9
     vpxor %ymm9, %ymm1, %ymm1
     vmovdqu %ymm1, 32(%rcx)
     vmovdqa %ymm1, %ymm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
-    vpclmulqdq $0, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $0, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $17, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1056(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1056(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes256_gcm_enc_k128_w8_tail_past2:
     cmp $32, %r9
@@ -896,17 +835,17 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_enc_k128_w8_tail_past1:
     test %r9, %r9
@@ -944,17 +883,17 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k128_w8_reduce
@@ -983,28 +922,28 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k128_w8_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k128_w8_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k128_w8_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k128_w8_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm11
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm11
     vpand %xmm11, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -1012,13 +951,13 @@ aes_gen_vaes256_gcm_enc_k128_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -1094,7 +1033,7 @@ aes_gen_vaes256_gcm_enc_k128_w8:
 #   %xmm13 rk9
 #   %xmm12 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k128_w4
     .type aes_gen_vaes256_gcm_enc_k128_w4, @function
     .p2align 5
@@ -1436,8 +1375,6 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
 .Laes_gen_vaes256_gcm_enc_k128_w4_short_no_ek0:
 .Laes_gen_vaes256_gcm_enc_k128_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k128_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -1445,34 +1382,36 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
     vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k128_w4_tail_be
+    jnz .Laes_gen_vaes256_gcm_enc_k128_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k128_w4_tag_done_be
-.Laes_gen_vaes256_gcm_enc_k128_w4_tail_be:
+    jz .Laes_gen_vaes256_gcm_enc_k128_w4_tag_done
+.Laes_gen_vaes256_gcm_enc_k128_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k128_w4_no_last_be
+    jz .Laes_gen_vaes256_gcm_enc_k128_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k128_w4_l_times_h_be
+    jnz .Laes_gen_vaes256_gcm_enc_k128_w4_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_enc_k128_w4_l_times_h_be:
+.Laes_gen_vaes256_gcm_enc_k128_w4_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_sums_be
-.Laes_gen_vaes256_gcm_enc_k128_w4_no_last_be:
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_sums
+.Laes_gen_vaes256_gcm_enc_k128_w4_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_enc_k128_w4_sums_be:
+.Laes_gen_vaes256_gcm_enc_k128_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k128_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w4_tail_past2_be
     vmovdqa %xmm2, %xmm0
@@ -1515,30 +1454,30 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_enc_k128_w4_tail_past2_be:
     cmp $16, %r9
@@ -1571,21 +1510,21 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes256_gcm_enc_k128_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes256_gcm_enc_k128_w4_reduce_be
+    jz .Laes_gen_vaes256_gcm_enc_k128_w4_reduce
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm2
     vpxor %xmm11, %xmm0, %xmm0
@@ -1607,28 +1546,28 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k128_w4_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k128_w4_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k128_w4_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k128_w4_bounce_out_be
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm10
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm10
     vpand %xmm10, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -1636,76 +1575,18 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_vaes256_gcm_enc_k128_w4_reduce_be:
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
-    vpshufd $78, %xmm6, %xmm6
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm9, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm9, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k128_w4_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_tail_done
-.Laes_gen_vaes256_gcm_enc_k128_w4_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_tail_done
+    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_reduce
 .Laes_gen_vaes256_gcm_enc_k128_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm10
-    vpaddd %xmm4, %xmm10, %xmm10
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
-    vmovdqu %xmm10, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k128_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k128_w4_tag_done
-.Laes_gen_vaes256_gcm_enc_k128_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k128_w4_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k128_w4_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_enc_k128_w4_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_enc_k128_w4_sums
-.Laes_gen_vaes256_gcm_enc_k128_w4_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_enc_k128_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k128_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -1750,30 +1631,30 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_enc_k128_w4_tail_past2:
     cmp $16, %r9
@@ -1807,17 +1688,17 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes256_gcm_enc_k128_w4_tail_past1:
     test %r9, %r9
@@ -1844,28 +1725,28 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k128_w4_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k128_w4_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k128_w4_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k128_w4_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm10
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm10
     vpand %xmm10, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -1873,13 +1754,13 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -1952,7 +1833,7 @@ aes_gen_vaes256_gcm_enc_k128_w4:
 #   %xmm11 rk9
 #   %xmm10 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k128_w2
     .type aes_gen_vaes256_gcm_enc_k128_w2, @function
     .p2align 5
@@ -2196,7 +2077,7 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w2_no_last
@@ -2246,17 +2127,17 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes256_gcm_enc_k128_w2_tail_past1:
     test %r9, %r9
@@ -2281,28 +2162,28 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k128_w2_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k128_w2_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm7
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k128_w2_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k128_w2_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm8
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm8
     vpand %xmm8, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
@@ -2310,13 +2191,13 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -2389,7 +2270,7 @@ aes_gen_vaes256_gcm_enc_k128_w2:
 #   %xmm10 rk9
 #   %xmm9 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k128_w1
     .type aes_gen_vaes256_gcm_enc_k128_w1, @function
     .p2align 5
@@ -2556,7 +2437,7 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k128_w1_no_last
@@ -2598,28 +2479,28 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k128_w1_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k128_w1_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm6
     vpxor %xmm6, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k128_w1_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k128_w1_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm7
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm7
     vpand %xmm7, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
@@ -2627,13 +2508,13 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     vpxor %xmm7, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm6, %xmm7
+    vpclmulqdq $0, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm7
+    vpclmulqdq $17, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%rax), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -2706,7 +2587,7 @@ aes_gen_vaes256_gcm_enc_k128_w1:
 #   %ymm15 rk11
 #   %ymm14 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k192_w8
     .type aes_gen_vaes256_gcm_enc_k192_w8, @function
     .p2align 5
@@ -3090,8 +2971,6 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes256_gcm_enc_k192_w8_short_no_ek0:
 .Laes_gen_vaes256_gcm_enc_k192_w8_tail_start:
-    cmp $248, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k192_w8_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -3099,34 +2978,36 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k192_w8_tail_be
+    jnz .Laes_gen_vaes256_gcm_enc_k192_w8_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k192_w8_tag_done_be
-.Laes_gen_vaes256_gcm_enc_k192_w8_tail_be:
+    jz .Laes_gen_vaes256_gcm_enc_k192_w8_tag_done
+.Laes_gen_vaes256_gcm_enc_k192_w8_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k192_w8_no_last_be
+    jz .Laes_gen_vaes256_gcm_enc_k192_w8_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k192_w8_l_times_h_be
+    jnz .Laes_gen_vaes256_gcm_enc_k192_w8_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_enc_k192_w8_l_times_h_be:
+.Laes_gen_vaes256_gcm_enc_k192_w8_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_sums_be
-.Laes_gen_vaes256_gcm_enc_k192_w8_no_last_be:
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_sums
+.Laes_gen_vaes256_gcm_enc_k192_w8_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_enc_k192_w8_sums_be:
+.Laes_gen_vaes256_gcm_enc_k192_w8_sums:
+    cmp $248, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k192_w8_tail_le
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w8_tail_past2_be
     vmovdqa %ymm2, %ymm0
@@ -3177,30 +3058,30 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     vmovdqu 32(%r8), %ymm9
     vpxor %ymm9, %ymm1, %ymm1
     vmovdqu %ymm1, 32(%rcx)
     vmovdqa %ymm1, %ymm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
-    vpclmulqdq $0, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $0, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $17, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1056(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1056(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes256_gcm_enc_k192_w8_tail_past2_be:
     cmp $32, %r9
@@ -3239,21 +3120,21 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_enc_k192_w8_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes256_gcm_enc_k192_w8_reduce_be
+    jz .Laes_gen_vaes256_gcm_enc_k192_w8_reduce
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w8_tail_one_be
     vmovdqa %xmm2, %xmm0
@@ -3290,20 +3171,20 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
     test %r9, %r9
-    jz .Laes_gen_vaes256_gcm_enc_k192_w8_reduce_be
+    jz .Laes_gen_vaes256_gcm_enc_k192_w8_reduce
 .Laes_gen_vaes256_gcm_enc_k192_w8_tail_one_be:
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_one_be2(%rip), %ymm2, %ymm2
@@ -3332,28 +3213,28 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k192_w8_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k192_w8_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k192_w8_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k192_w8_bounce_out_be
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm11
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm11
     vpand %xmm11, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -3361,79 +3242,18 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_vaes256_gcm_enc_k192_w8_reduce_be:
-    vpxor %ymm6, %ymm7, %ymm7
-    vpxor %ymm8, %ymm7, %ymm7
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm11
-    vpclmulqdq $16, %ymm11, %ymm6, %ymm12
-    vpshufd $78, %ymm6, %ymm6
-    vpxor %ymm6, %ymm7, %ymm7
-    vpxor %ymm12, %ymm7, %ymm7
-    vpclmulqdq $16, %ymm11, %ymm7, %ymm12
-    vpshufd $78, %ymm7, %ymm7
-    vpxor %ymm7, %ymm8, %ymm8
-    vpxor %ymm12, %ymm8, %ymm8
-    vextracti128 $1, %ymm8, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k192_w8_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_tail_done
-.Laes_gen_vaes256_gcm_enc_k192_w8_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_tail_done
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_reduce
 .Laes_gen_vaes256_gcm_enc_k192_w8_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k192_w8_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k192_w8_tag_done
-.Laes_gen_vaes256_gcm_enc_k192_w8_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k192_w8_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k192_w8_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_enc_k192_w8_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w8_sums
-.Laes_gen_vaes256_gcm_enc_k192_w8_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_enc_k192_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w8_tail_past2
     vmovdqa %ymm4, %ymm0
@@ -3486,30 +3306,30 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     vmovdqu 32(%r8), %ymm9
     vpxor %ymm9, %ymm1, %ymm1
     vmovdqu %ymm1, 32(%rcx)
     vmovdqa %ymm1, %ymm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
-    vpclmulqdq $0, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $0, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $17, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1056(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1056(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes256_gcm_enc_k192_w8_tail_past2:
     cmp $32, %r9
@@ -3549,17 +3369,17 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_enc_k192_w8_tail_past1:
     test %r9, %r9
@@ -3601,17 +3421,17 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k192_w8_reduce
@@ -3644,28 +3464,28 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k192_w8_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k192_w8_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k192_w8_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k192_w8_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm11
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm11
     vpand %xmm11, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -3673,13 +3493,13 @@ aes_gen_vaes256_gcm_enc_k192_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -3755,7 +3575,7 @@ aes_gen_vaes256_gcm_enc_k192_w8:
 #   %xmm13 rk11
 #   %xmm12 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k192_w4
     .type aes_gen_vaes256_gcm_enc_k192_w4, @function
     .p2align 5
@@ -4125,8 +3945,6 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
 .Laes_gen_vaes256_gcm_enc_k192_w4_short_no_ek0:
 .Laes_gen_vaes256_gcm_enc_k192_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k192_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -4134,34 +3952,36 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
     vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k192_w4_tail_be
+    jnz .Laes_gen_vaes256_gcm_enc_k192_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k192_w4_tag_done_be
-.Laes_gen_vaes256_gcm_enc_k192_w4_tail_be:
+    jz .Laes_gen_vaes256_gcm_enc_k192_w4_tag_done
+.Laes_gen_vaes256_gcm_enc_k192_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k192_w4_no_last_be
+    jz .Laes_gen_vaes256_gcm_enc_k192_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k192_w4_l_times_h_be
+    jnz .Laes_gen_vaes256_gcm_enc_k192_w4_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_enc_k192_w4_l_times_h_be:
+.Laes_gen_vaes256_gcm_enc_k192_w4_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_sums_be
-.Laes_gen_vaes256_gcm_enc_k192_w4_no_last_be:
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_sums
+.Laes_gen_vaes256_gcm_enc_k192_w4_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_enc_k192_w4_sums_be:
+.Laes_gen_vaes256_gcm_enc_k192_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k192_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w4_tail_past2_be
     vmovdqa %xmm2, %xmm0
@@ -4210,30 +4030,30 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_enc_k192_w4_tail_past2_be:
     cmp $16, %r9
@@ -4270,21 +4090,21 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes256_gcm_enc_k192_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes256_gcm_enc_k192_w4_reduce_be
+    jz .Laes_gen_vaes256_gcm_enc_k192_w4_reduce
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm2
     vpxor %xmm11, %xmm0, %xmm0
@@ -4310,28 +4130,28 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k192_w4_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k192_w4_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k192_w4_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k192_w4_bounce_out_be
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm10
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm10
     vpand %xmm10, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -4339,76 +4159,18 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_vaes256_gcm_enc_k192_w4_reduce_be:
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
-    vpshufd $78, %xmm6, %xmm6
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm9, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm9, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k192_w4_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_tail_done
-.Laes_gen_vaes256_gcm_enc_k192_w4_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_tail_done
+    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_reduce
 .Laes_gen_vaes256_gcm_enc_k192_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm10
-    vpaddd %xmm4, %xmm10, %xmm10
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
-    vmovdqu %xmm10, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k192_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k192_w4_tag_done
-.Laes_gen_vaes256_gcm_enc_k192_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k192_w4_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k192_w4_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_enc_k192_w4_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_enc_k192_w4_sums
-.Laes_gen_vaes256_gcm_enc_k192_w4_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_enc_k192_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k192_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -4459,30 +4221,30 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_enc_k192_w4_tail_past2:
     cmp $16, %r9
@@ -4520,17 +4282,17 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes256_gcm_enc_k192_w4_tail_past1:
     test %r9, %r9
@@ -4561,28 +4323,28 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k192_w4_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k192_w4_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k192_w4_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k192_w4_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm10
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm10
     vpand %xmm10, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -4590,13 +4352,13 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -4669,7 +4431,7 @@ aes_gen_vaes256_gcm_enc_k192_w4:
 #   %xmm11 rk11
 #   %xmm10 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k192_w2
     .type aes_gen_vaes256_gcm_enc_k192_w2, @function
     .p2align 5
@@ -4933,7 +4695,7 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w2_no_last
@@ -4987,17 +4749,17 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes256_gcm_enc_k192_w2_tail_past1:
     test %r9, %r9
@@ -5026,28 +4788,28 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k192_w2_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k192_w2_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm7
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k192_w2_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k192_w2_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm8
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm8
     vpand %xmm8, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
@@ -5055,13 +4817,13 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -5134,7 +4896,7 @@ aes_gen_vaes256_gcm_enc_k192_w2:
 #   %xmm10 rk11
 #   %xmm9 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k192_w1
     .type aes_gen_vaes256_gcm_enc_k192_w1, @function
     .p2align 5
@@ -5313,7 +5075,7 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k192_w1_no_last
@@ -5359,28 +5121,28 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k192_w1_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k192_w1_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm6
     vpxor %xmm6, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k192_w1_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k192_w1_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm7
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm7
     vpand %xmm7, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
@@ -5388,13 +5150,13 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     vpxor %xmm7, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm6, %xmm7
+    vpclmulqdq $0, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm7
+    vpclmulqdq $17, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%rax), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -5467,7 +5229,7 @@ aes_gen_vaes256_gcm_enc_k192_w1:
 #   %ymm15 rk13
 #   %ymm14 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k256_w8
     .type aes_gen_vaes256_gcm_enc_k256_w8, @function
     .p2align 5
@@ -5879,8 +5641,6 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes256_gcm_enc_k256_w8_short_no_ek0:
 .Laes_gen_vaes256_gcm_enc_k256_w8_tail_start:
-    cmp $248, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k256_w8_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -5888,34 +5648,36 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k256_w8_tail_be
+    jnz .Laes_gen_vaes256_gcm_enc_k256_w8_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k256_w8_tag_done_be
-.Laes_gen_vaes256_gcm_enc_k256_w8_tail_be:
+    jz .Laes_gen_vaes256_gcm_enc_k256_w8_tag_done
+.Laes_gen_vaes256_gcm_enc_k256_w8_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k256_w8_no_last_be
+    jz .Laes_gen_vaes256_gcm_enc_k256_w8_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k256_w8_l_times_h_be
+    jnz .Laes_gen_vaes256_gcm_enc_k256_w8_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_enc_k256_w8_l_times_h_be:
+.Laes_gen_vaes256_gcm_enc_k256_w8_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_sums_be
-.Laes_gen_vaes256_gcm_enc_k256_w8_no_last_be:
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_sums
+.Laes_gen_vaes256_gcm_enc_k256_w8_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_enc_k256_w8_sums_be:
+.Laes_gen_vaes256_gcm_enc_k256_w8_sums:
+    cmp $248, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k256_w8_tail_le
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w8_tail_past2_be
     vmovdqa %ymm2, %ymm0
@@ -5972,30 +5734,30 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     vmovdqu 32(%r8), %ymm9
     vpxor %ymm9, %ymm1, %ymm1
     vmovdqu %ymm1, 32(%rcx)
     vmovdqa %ymm1, %ymm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
-    vpclmulqdq $0, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $0, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $17, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1056(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1056(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes256_gcm_enc_k256_w8_tail_past2_be:
     cmp $32, %r9
@@ -6038,21 +5800,21 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_enc_k256_w8_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes256_gcm_enc_k256_w8_reduce_be
+    jz .Laes_gen_vaes256_gcm_enc_k256_w8_reduce
     cmp $16, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w8_tail_one_be
     vmovdqa %xmm2, %xmm0
@@ -6093,20 +5855,20 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
     test %r9, %r9
-    jz .Laes_gen_vaes256_gcm_enc_k256_w8_reduce_be
+    jz .Laes_gen_vaes256_gcm_enc_k256_w8_reduce
 .Laes_gen_vaes256_gcm_enc_k256_w8_tail_one_be:
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_one_be2(%rip), %ymm2, %ymm2
@@ -6139,28 +5901,28 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k256_w8_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k256_w8_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k256_w8_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k256_w8_bounce_out_be
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm11
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm11
     vpand %xmm11, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -6168,79 +5930,18 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_vaes256_gcm_enc_k256_w8_reduce_be:
-    vpxor %ymm6, %ymm7, %ymm7
-    vpxor %ymm8, %ymm7, %ymm7
-    vbroadcasti128 .Lgcm_fold(%rip), %ymm11
-    vpclmulqdq $16, %ymm11, %ymm6, %ymm12
-    vpshufd $78, %ymm6, %ymm6
-    vpxor %ymm6, %ymm7, %ymm7
-    vpxor %ymm12, %ymm7, %ymm7
-    vpclmulqdq $16, %ymm11, %ymm7, %ymm12
-    vpshufd $78, %ymm7, %ymm7
-    vpxor %ymm7, %ymm8, %ymm8
-    vpxor %ymm12, %ymm8, %ymm8
-    vextracti128 $1, %ymm8, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k256_w8_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_tail_done
-.Laes_gen_vaes256_gcm_enc_k256_w8_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_tail_done
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_reduce
 .Laes_gen_vaes256_gcm_enc_k256_w8_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k256_w8_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k256_w8_tag_done
-.Laes_gen_vaes256_gcm_enc_k256_w8_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k256_w8_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k256_w8_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_enc_k256_w8_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w8_sums
-.Laes_gen_vaes256_gcm_enc_k256_w8_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_enc_k256_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w8_tail_past2
     vmovdqa %ymm4, %ymm0
@@ -6299,30 +6000,30 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     vmovdqu 32(%r8), %ymm9
     vpxor %ymm9, %ymm1, %ymm1
     vmovdqu %ymm1, 32(%rcx)
     vmovdqa %ymm1, %ymm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %ymm9, %ymm9
-    vpclmulqdq $0, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $0, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, 32(%r11), %ymm9, %ymm12
+    vpclmulqdq $17, 32(%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1056(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1056(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes256_gcm_enc_k256_w8_tail_past2:
     cmp $32, %r9
@@ -6366,17 +6067,17 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vpxor %ymm11, %ymm9, %ymm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %ymm9, %ymm12
+    vpclmulqdq $0, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %ymm9, %ymm12
+    vpclmulqdq $17, (%rax), %ymm9, %ymm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %ymm9, %ymm12
     vpxor %ymm12, %ymm9, %ymm9
-    vpclmulqdq $0, 1024(%r11), %ymm9, %ymm9
+    vpclmulqdq $0, 1024(%rax), %ymm9, %ymm9
     vpxor %ymm9, %ymm7, %ymm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_enc_k256_w8_tail_past1:
     test %r9, %r9
@@ -6422,17 +6123,17 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
     test %r9, %r9
     jz .Laes_gen_vaes256_gcm_enc_k256_w8_reduce
@@ -6469,28 +6170,28 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k256_w8_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k256_w8_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k256_w8_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k256_w8_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm11
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm11
     vpand %xmm11, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -6498,13 +6199,13 @@ aes_gen_vaes256_gcm_enc_k256_w8:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm6, %ymm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %ymm12, %ymm8, %ymm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %ymm9, %ymm7, %ymm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -6580,7 +6281,7 @@ aes_gen_vaes256_gcm_enc_k256_w8:
 #   %xmm13 rk13
 #   %xmm12 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k256_w4
     .type aes_gen_vaes256_gcm_enc_k256_w4, @function
     .p2align 5
@@ -6978,8 +6679,6 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xdc         # vaesenclast %xmm12, %xmm3, %xmm3
 .Laes_gen_vaes256_gcm_enc_k256_w4_short_no_ek0:
 .Laes_gen_vaes256_gcm_enc_k256_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_vaes256_gcm_enc_k256_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm10
@@ -6987,34 +6686,36 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
     vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k256_w4_tail_be
+    jnz .Laes_gen_vaes256_gcm_enc_k256_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k256_w4_tag_done_be
-.Laes_gen_vaes256_gcm_enc_k256_w4_tail_be:
+    jz .Laes_gen_vaes256_gcm_enc_k256_w4_tag_done
+.Laes_gen_vaes256_gcm_enc_k256_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k256_w4_no_last_be
+    jz .Laes_gen_vaes256_gcm_enc_k256_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k256_w4_l_times_h_be
+    jnz .Laes_gen_vaes256_gcm_enc_k256_w4_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_enc_k256_w4_l_times_h_be:
+.Laes_gen_vaes256_gcm_enc_k256_w4_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_sums_be
-.Laes_gen_vaes256_gcm_enc_k256_w4_no_last_be:
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_sums
+.Laes_gen_vaes256_gcm_enc_k256_w4_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_enc_k256_w4_sums_be:
+.Laes_gen_vaes256_gcm_enc_k256_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_vaes256_gcm_enc_k256_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w4_tail_past2_be
     vmovdqa %xmm2, %xmm0
@@ -7069,30 +6770,30 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_enc_k256_w4_tail_past2_be:
     cmp $16, %r9
@@ -7133,21 +6834,21 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes256_gcm_enc_k256_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes256_gcm_enc_k256_w4_reduce_be
+    jz .Laes_gen_vaes256_gcm_enc_k256_w4_reduce
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes256_gcm_inc_be1+16(%rip), %xmm2, %xmm2
     vpxor %xmm11, %xmm0, %xmm0
@@ -7177,28 +6878,28 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k256_w4_bounce_in_be:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k256_w4_bounce_in_be
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k256_w4_bounce_out_be:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k256_w4_bounce_out_be
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm10
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm10
     vpand %xmm10, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -7206,76 +6907,18 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-.Laes_gen_vaes256_gcm_enc_k256_w4_reduce_be:
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm9
-    vpshufd $78, %xmm6, %xmm6
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm9, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm9
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm9, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k256_w4_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm8, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_tail_done
-.Laes_gen_vaes256_gcm_enc_k256_w4_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_tail_done
+    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_reduce
 .Laes_gen_vaes256_gcm_enc_k256_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm10
-    vpaddd %xmm4, %xmm10, %xmm10
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm10, %xmm10
-    vmovdqu %xmm10, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k256_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k256_w4_tag_done
-.Laes_gen_vaes256_gcm_enc_k256_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes256_gcm_enc_k256_w4_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes256_gcm_enc_k256_w4_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes256_gcm_enc_k256_w4_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm10
-    vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes256_gcm_enc_k256_w4_sums
-.Laes_gen_vaes256_gcm_enc_k256_w4_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes256_gcm_enc_k256_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes256_gcm_enc_k256_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -7332,30 +6975,30 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm10
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes256_gcm_enc_k256_w4_tail_past2:
     cmp $16, %r9
@@ -7397,17 +7040,17 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes256_gcm_enc_k256_w4_tail_past1:
     test %r9, %r9
@@ -7442,28 +7085,28 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k256_w4_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k256_w4_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm9
     vpxor %xmm9, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k256_w4_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k256_w4_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm10
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm10
     vpand %xmm10, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm9
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm9, %xmm9
@@ -7471,13 +7114,13 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vpxor %xmm10, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vmovdqu %xmm10, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm10
+    vpclmulqdq $0, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm10
+    vpclmulqdq $17, (%rax), %xmm9, %xmm10
     vpxor %xmm10, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm10
     vpxor %xmm10, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -7550,7 +7193,7 @@ aes_gen_vaes256_gcm_enc_k256_w4:
 #   %xmm11 rk13
 #   %xmm10 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k256_w2
     .type aes_gen_vaes256_gcm_enc_k256_w2, @function
     .p2align 5
@@ -7834,7 +7477,7 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w2_no_last
@@ -7892,17 +7535,17 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes256_gcm_enc_k256_w2_tail_past1:
     test %r9, %r9
@@ -7935,28 +7578,28 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     .byte 0xc4,0xc2,0x79,0xdd,0xc2         # vaesenclast %xmm10, %xmm0, %xmm0
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k256_w2_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k256_w2_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm7
     vpxor %xmm7, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k256_w2_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k256_w2_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm8
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm8
     vpand %xmm8, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm7
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm7, %xmm7
@@ -7964,13 +7607,13 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     vpxor %xmm8, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm7, %xmm8
+    vpclmulqdq $0, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm4, %xmm4
-    vpclmulqdq $17, (%r11), %xmm7, %xmm8
+    vpclmulqdq $17, (%rax), %xmm7, %xmm8
     vpxor %xmm8, %xmm6, %xmm6
     vpshufd $78, %xmm7, %xmm8
     vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $0, 1024(%r11), %xmm7, %xmm7
+    vpclmulqdq $0, 1024(%rax), %xmm7, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
@@ -8043,7 +7686,7 @@ aes_gen_vaes256_gcm_enc_k256_w2:
 #   %xmm10 rk13
 #   %xmm9 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; the red zone a partial block
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; the red zone a partial block
     .globl aes_gen_vaes256_gcm_enc_k256_w1
     .type aes_gen_vaes256_gcm_enc_k256_w1, @function
     .p2align 5
@@ -8234,7 +7877,7 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes256_gcm_enc_k256_w1_no_last
@@ -8284,28 +7927,28 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     .byte 0xc4,0xc2,0x79,0xdd,0xc1         # vaesenclast %xmm9, %xmm0, %xmm0
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k256_w1_bounce_in:
-    movzbq (%r8,%rax,1), %rsi
-    mov %sil, -16(%rsp,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq (%r8,%r11,1), %rsi
+    mov %sil, -16(%rsp,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k256_w1_bounce_in
     xor %rsi, %rsi
     vmovdqu -16(%rsp), %xmm6
     vpxor %xmm6, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)
-    xor %rax, %rax
+    xor %r11, %r11
 .Laes_gen_vaes256_gcm_enc_k256_w1_bounce_out:
-    movzbq -16(%rsp,%rax,1), %rsi
-    mov %sil, (%rcx,%rax,1)
-    add $1, %rax
-    cmp %r9, %rax
+    movzbq -16(%rsp,%r11,1), %rsi
+    mov %sil, (%rcx,%r11,1)
+    add $1, %r11
+    cmp %r9, %r11
     jb .Laes_gen_vaes256_gcm_enc_k256_w1_bounce_out
     xor %rsi, %rsi
-    lea .Lgcm_partial+16(%rip), %rax
-    sub %r9, %rax
-    vmovdqu (%rax), %xmm7
+    lea .Lgcm_partial+16(%rip), %r11
+    sub %r9, %r11
+    vmovdqu (%r11), %xmm7
     vpand %xmm7, %xmm0, %xmm0
     vmovdqa %xmm0, %xmm6
     vpshufb .Lvaes256_gcm_bswap(%rip), %xmm6, %xmm6
@@ -8313,13 +7956,13 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     vpxor %xmm7, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vmovdqu %xmm7, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm6, %xmm7
+    vpclmulqdq $0, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm7
+    vpclmulqdq $17, (%rax), %xmm6, %xmm7
     vpxor %xmm7, %xmm5, %xmm5
     vpshufd $78, %xmm6, %xmm7
     vpxor %xmm7, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%rax), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
     vpxor %xmm0, %xmm0, %xmm0
     vmovdqu %xmm0, -16(%rsp)

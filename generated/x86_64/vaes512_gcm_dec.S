@@ -183,7 +183,7 @@
 #   %zmm19 rk9
 #   %zmm18 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k128_w32
     .type aes_gen_vaes512_gcm_dec_k128_w32, @function
     .p2align 5
@@ -480,8 +480,6 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     .byte 0x62,0xb2,0x45,0x08,0xdd,0xfa    # vaesenclast %xmm18, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_dec_k128_w32_short_no_ek0:
 .Laes_gen_vaes512_gcm_dec_k128_w32_tail_start:
-    cmp $224, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k128_w32_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm15
@@ -489,34 +487,36 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
     vmovdqu %xmm15, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k128_w32_tail_be
+    jnz .Laes_gen_vaes512_gcm_dec_k128_w32_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k128_w32_tag_done_be
-.Laes_gen_vaes512_gcm_dec_k128_w32_tail_be:
+    jz .Laes_gen_vaes512_gcm_dec_k128_w32_tag_done
+.Laes_gen_vaes512_gcm_dec_k128_w32_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm12, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k128_w32_no_last_be
+    jz .Laes_gen_vaes512_gcm_dec_k128_w32_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k128_w32_l_times_h_be
+    jnz .Laes_gen_vaes512_gcm_dec_k128_w32_l_times_h
     vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_vaes512_gcm_dec_k128_w32_l_times_h_be:
+.Laes_gen_vaes512_gcm_dec_k128_w32_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
     vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm16
     vpxord %xmm16, %xmm13, %xmm13
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w32_sums_be
-.Laes_gen_vaes512_gcm_dec_k128_w32_no_last_be:
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w32_sums
+.Laes_gen_vaes512_gcm_dec_k128_w32_no_last:
     vpxor %xmm10, %xmm10, %xmm10
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_vaes512_gcm_dec_k128_w32_sums_be:
+.Laes_gen_vaes512_gcm_dec_k128_w32_sums:
+    cmp $224, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k128_w32_tail_le
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_dec_k128_w32_tail_past4_be
     vmovdqa64 %zmm6, %zmm0
@@ -576,53 +576,53 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 128(%r8), %zmm13
     vpxord %zmm13, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1152(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1152(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 192(%r8), %zmm13
     vpxord %zmm13, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1216(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1216(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $256, %r8
     add $256, %rcx
-    add $256, %r11
+    add $256, %rax
     sub $256, %r9
 .Laes_gen_vaes512_gcm_dec_k128_w32_tail_past4_be:
     cmp $128, %r9
@@ -660,29 +660,29 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_dec_k128_w32_tail_past2_be:
     cmp $64, %r9
@@ -708,25 +708,25 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_dec_k128_w32_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes512_gcm_dec_k128_w32_reduce_be
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    jz .Laes_gen_vaes512_gcm_dec_k128_w32_reduce
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm6, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm6
     vpxord %zmm17, %zmm0, %zmm0
@@ -748,76 +748,16 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
-.Laes_gen_vaes512_gcm_dec_k128_w32_reduce_be:
-    vpternlogq $150, %zmm10, %zmm12, %zmm11
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
-    vpclmulqdq $16, %zmm15, %zmm10, %zmm16
-    vpshufd $78, %zmm10, %zmm10
-    vpternlogq $150, %zmm10, %zmm16, %zmm11
-    vpclmulqdq $16, %zmm15, %zmm11, %zmm16
-    vpshufd $78, %zmm11, %zmm11
-    vpternlogq $150, %zmm11, %zmm16, %zmm12
-    vshufi64x2 $78, %zmm12, %zmm12, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vextracti32x4 $1, %zmm12, %xmm16
-    vpxord %xmm16, %xmm12, %xmm12
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k128_w32_tag_done_be
-    vmovdqa %xmm7, %xmm13
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
-    vpxor %xmm15, %xmm13, %xmm13
-    vmovdqu %xmm13, 48(%rdx)
-    vpxor %xmm13, %xmm13, %xmm13
-    vmovdqu %xmm13, 32(%rdx)
-    vmovdqu %xmm13, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w32_tail_done
-.Laes_gen_vaes512_gcm_dec_k128_w32_tag_done_be:
-    vmovdqu %xmm12, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w32_tail_done
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w32_reduce
 .Laes_gen_vaes512_gcm_dec_k128_w32_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm15
-    vpaddd %xmm8, %xmm15, %xmm15
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
-    vmovdqu %xmm15, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k128_w32_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k128_w32_tag_done
-.Laes_gen_vaes512_gcm_dec_k128_w32_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm12, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k128_w32_no_last
-    vmovdqu 48(%rdx), %xmm13
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k128_w32_l_times_h
-    vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_vaes512_gcm_dec_k128_w32_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm16
-    vpxord %xmm16, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w32_sums
-.Laes_gen_vaes512_gcm_dec_k128_w32_no_last:
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_vaes512_gcm_dec_k128_w32_sums:
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_dec_k128_w32_tail_past4
     vmovdqa64 %zmm8, %zmm0
@@ -881,53 +821,53 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 128(%r8), %zmm13
     vpxord %zmm13, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1152(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1152(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 192(%r8), %zmm13
     vpxord %zmm13, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1216(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1216(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $256, %r8
     add $256, %rcx
-    add $256, %r11
+    add $256, %rax
     sub $256, %r9
 .Laes_gen_vaes512_gcm_dec_k128_w32_tail_past4:
     cmp $128, %r9
@@ -967,29 +907,29 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_dec_k128_w32_tail_past2:
     cmp $64, %r9
@@ -1016,25 +956,25 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_dec_k128_w32_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k128_w32_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
@@ -1057,13 +997,13 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
 .Laes_gen_vaes512_gcm_dec_k128_w32_reduce:
     vpternlogq $150, %zmm10, %zmm12, %zmm11
@@ -1156,7 +1096,7 @@ aes_gen_vaes512_gcm_dec_k128_w32:
 #   %zmm15 rk9
 #   %zmm14 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k128_w16
     .type aes_gen_vaes512_gcm_dec_k128_w16, @function
     .p2align 5
@@ -1355,8 +1295,6 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_dec_k128_w16_short_no_ek0:
 .Laes_gen_vaes512_gcm_dec_k128_w16_tail_start:
-    cmp $240, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k128_w16_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -1364,34 +1302,36 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k128_w16_tail_be
+    jnz .Laes_gen_vaes512_gcm_dec_k128_w16_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k128_w16_tag_done_be
-.Laes_gen_vaes512_gcm_dec_k128_w16_tail_be:
+    jz .Laes_gen_vaes512_gcm_dec_k128_w16_tag_done
+.Laes_gen_vaes512_gcm_dec_k128_w16_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k128_w16_no_last_be
+    jz .Laes_gen_vaes512_gcm_dec_k128_w16_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k128_w16_l_times_h_be
+    jnz .Laes_gen_vaes512_gcm_dec_k128_w16_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_dec_k128_w16_l_times_h_be:
+.Laes_gen_vaes512_gcm_dec_k128_w16_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w16_sums_be
-.Laes_gen_vaes512_gcm_dec_k128_w16_no_last_be:
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w16_sums
+.Laes_gen_vaes512_gcm_dec_k128_w16_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_dec_k128_w16_sums_be:
+.Laes_gen_vaes512_gcm_dec_k128_w16_sums:
+    cmp $240, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k128_w16_tail_le
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_dec_k128_w16_tail_past2_be
     vmovdqa64 %zmm2, %zmm0
@@ -1427,29 +1367,29 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     vmovdqu64 64(%r8), %zmm9
     vpxord %zmm9, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vpclmulqdq $0, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $17, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1088(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1088(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_dec_k128_w16_tail_past2_be:
     cmp $64, %r9
@@ -1475,25 +1415,25 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_dec_k128_w16_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes512_gcm_dec_k128_w16_reduce_be
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    jz .Laes_gen_vaes512_gcm_dec_k128_w16_reduce
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm2
     vpxord %zmm13, %zmm0, %zmm0
@@ -1515,76 +1455,16 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
-.Laes_gen_vaes512_gcm_dec_k128_w16_reduce_be:
-    vpternlogq $150, %zmm6, %zmm8, %zmm7
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
-    vpclmulqdq $16, %zmm11, %zmm6, %zmm12
-    vpshufd $78, %zmm6, %zmm6
-    vpternlogq $150, %zmm6, %zmm12, %zmm7
-    vpclmulqdq $16, %zmm11, %zmm7, %zmm12
-    vpshufd $78, %zmm7, %zmm7
-    vpternlogq $150, %zmm7, %zmm12, %zmm8
-    vshufi64x2 $78, %zmm8, %zmm8, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vextracti32x4 $1, %zmm8, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k128_w16_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w16_tail_done
-.Laes_gen_vaes512_gcm_dec_k128_w16_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w16_tail_done
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w16_reduce
 .Laes_gen_vaes512_gcm_dec_k128_w16_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k128_w16_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k128_w16_tag_done
-.Laes_gen_vaes512_gcm_dec_k128_w16_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k128_w16_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k128_w16_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_dec_k128_w16_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w16_sums
-.Laes_gen_vaes512_gcm_dec_k128_w16_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_dec_k128_w16_sums:
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_dec_k128_w16_tail_past2
     vmovdqa64 %zmm4, %zmm0
@@ -1622,29 +1502,29 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     vmovdqu64 64(%r8), %zmm9
     vpxord %zmm9, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vpclmulqdq $0, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $17, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1088(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1088(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_dec_k128_w16_tail_past2:
     cmp $64, %r9
@@ -1671,25 +1551,25 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_dec_k128_w16_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k128_w16_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
@@ -1712,13 +1592,13 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
 .Laes_gen_vaes512_gcm_dec_k128_w16_reduce:
     vpternlogq $150, %zmm6, %zmm8, %zmm7
@@ -1805,7 +1685,7 @@ aes_gen_vaes512_gcm_dec_k128_w16:
 #   %zmm13 rk9
 #   %zmm12 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k128_w8
     .type aes_gen_vaes512_gcm_dec_k128_w8, @function
     .p2align 5
@@ -1967,7 +1847,7 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w8_no_last
@@ -2012,25 +1892,25 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     vpxord %zmm9, %zmm7, %zmm7
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm7, %zmm10
+    vpclmulqdq $0, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, (%r11), %zmm7, %zmm10
+    vpclmulqdq $17, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm6, %zmm6
     vpshufd $78, %zmm7, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
+    vpclmulqdq $0, 1024(%rax), %zmm7, %zmm7
     vpxord %zmm7, %zmm5, %zmm5
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_dec_k128_w8_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k128_w8_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
@@ -2053,13 +1933,13 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     vpxord %zmm9, %zmm7, %zmm7
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm7, %zmm10
+    vpclmulqdq $0, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, (%r11), %zmm7, %zmm10
+    vpclmulqdq $17, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm6, %zmm6
     vpshufd $78, %zmm7, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
+    vpclmulqdq $0, 1024(%rax), %zmm7, %zmm7
     vpxord %zmm7, %zmm5, %zmm5
 .Laes_gen_vaes512_gcm_dec_k128_w8_reduce:
     vpternlogq $150, %zmm4, %zmm6, %zmm5
@@ -2146,7 +2026,7 @@ aes_gen_vaes512_gcm_dec_k128_w8:
 #   %xmm15 rk9
 #   %xmm14 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k128_w4
     .type aes_gen_vaes512_gcm_dec_k128_w4, @function
     .p2align 5
@@ -2344,8 +2224,6 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_dec_k128_w4_short_no_ek0:
 .Laes_gen_vaes512_gcm_dec_k128_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k128_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -2353,34 +2231,36 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k128_w4_tail_be
+    jnz .Laes_gen_vaes512_gcm_dec_k128_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k128_w4_tag_done_be
-.Laes_gen_vaes512_gcm_dec_k128_w4_tail_be:
+    jz .Laes_gen_vaes512_gcm_dec_k128_w4_tag_done
+.Laes_gen_vaes512_gcm_dec_k128_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k128_w4_no_last_be
+    jz .Laes_gen_vaes512_gcm_dec_k128_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k128_w4_l_times_h_be
+    jnz .Laes_gen_vaes512_gcm_dec_k128_w4_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_dec_k128_w4_l_times_h_be:
+.Laes_gen_vaes512_gcm_dec_k128_w4_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w4_sums_be
-.Laes_gen_vaes512_gcm_dec_k128_w4_no_last_be:
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w4_sums
+.Laes_gen_vaes512_gcm_dec_k128_w4_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_dec_k128_w4_sums_be:
+.Laes_gen_vaes512_gcm_dec_k128_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k128_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_vaes512_gcm_dec_k128_w4_tail_past2_be
     vmovdqa %xmm2, %xmm0
@@ -2416,29 +2296,29 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes512_gcm_dec_k128_w4_tail_past2_be:
     cmp $16, %r9
@@ -2464,25 +2344,25 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes512_gcm_dec_k128_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes512_gcm_dec_k128_w4_reduce_be
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    jz .Laes_gen_vaes512_gcm_dec_k128_w4_reduce
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm2
     vpxor %xmm13, %xmm0, %xmm0
@@ -2504,74 +2384,16 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-.Laes_gen_vaes512_gcm_dec_k128_w4_reduce_be:
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
-    vpshufd $78, %xmm6, %xmm6
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm12, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm12, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k128_w4_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w4_tail_done
-.Laes_gen_vaes512_gcm_dec_k128_w4_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w4_tail_done
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w4_reduce
 .Laes_gen_vaes512_gcm_dec_k128_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k128_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k128_w4_tag_done
-.Laes_gen_vaes512_gcm_dec_k128_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k128_w4_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k128_w4_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_dec_k128_w4_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w4_sums
-.Laes_gen_vaes512_gcm_dec_k128_w4_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_dec_k128_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes512_gcm_dec_k128_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -2609,29 +2431,29 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes512_gcm_dec_k128_w4_tail_past2:
     cmp $16, %r9
@@ -2658,25 +2480,25 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes512_gcm_dec_k128_w4_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k128_w4_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
@@ -2699,13 +2521,13 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_dec_k128_w4_reduce:
     vpxor %xmm6, %xmm7, %xmm7
@@ -2789,7 +2611,7 @@ aes_gen_vaes512_gcm_dec_k128_w4:
 #   %xmm12 rk9
 #   %xmm11 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k128_w1
     .type aes_gen_vaes512_gcm_dec_k128_w1, @function
     .p2align 5
@@ -2902,7 +2724,7 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w1_no_last
@@ -2925,10 +2747,10 @@ aes_gen_vaes512_gcm_dec_k128_w1:
 .Laes_gen_vaes512_gcm_dec_k128_w1_sums:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k128_w1_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa %xmm1, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
@@ -2951,13 +2773,13 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     vpxor %xmm8, %xmm6, %xmm6
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
+    vpclmulqdq $0, (%rax), %xmm6, %xmm9
     vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
+    vpclmulqdq $17, (%rax), %xmm6, %xmm9
     vpxor %xmm9, %xmm5, %xmm5
     vpshufd $78, %xmm6, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%rax), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
 .Laes_gen_vaes512_gcm_dec_k128_w1_reduce:
     vpxor %xmm3, %xmm4, %xmm4
@@ -3047,7 +2869,7 @@ aes_gen_vaes512_gcm_dec_k128_w1:
 #   %zmm19 rk11
 #   %zmm18 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k192_w32
     .type aes_gen_vaes512_gcm_dec_k192_w32, @function
     .p2align 5
@@ -3366,8 +3188,6 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     .byte 0x62,0xb2,0x45,0x08,0xdd,0xfa    # vaesenclast %xmm18, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_dec_k192_w32_short_no_ek0:
 .Laes_gen_vaes512_gcm_dec_k192_w32_tail_start:
-    cmp $224, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k192_w32_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm15
@@ -3375,34 +3195,36 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
     vmovdqu %xmm15, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k192_w32_tail_be
+    jnz .Laes_gen_vaes512_gcm_dec_k192_w32_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k192_w32_tag_done_be
-.Laes_gen_vaes512_gcm_dec_k192_w32_tail_be:
+    jz .Laes_gen_vaes512_gcm_dec_k192_w32_tag_done
+.Laes_gen_vaes512_gcm_dec_k192_w32_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm12, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k192_w32_no_last_be
+    jz .Laes_gen_vaes512_gcm_dec_k192_w32_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k192_w32_l_times_h_be
+    jnz .Laes_gen_vaes512_gcm_dec_k192_w32_l_times_h
     vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_vaes512_gcm_dec_k192_w32_l_times_h_be:
+.Laes_gen_vaes512_gcm_dec_k192_w32_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
     vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm16
     vpxord %xmm16, %xmm13, %xmm13
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w32_sums_be
-.Laes_gen_vaes512_gcm_dec_k192_w32_no_last_be:
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w32_sums
+.Laes_gen_vaes512_gcm_dec_k192_w32_no_last:
     vpxor %xmm10, %xmm10, %xmm10
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_vaes512_gcm_dec_k192_w32_sums_be:
+.Laes_gen_vaes512_gcm_dec_k192_w32_sums:
+    cmp $224, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k192_w32_tail_le
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_dec_k192_w32_tail_past4_be
     vmovdqa64 %zmm6, %zmm0
@@ -3470,53 +3292,53 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 128(%r8), %zmm13
     vpxord %zmm13, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1152(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1152(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 192(%r8), %zmm13
     vpxord %zmm13, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1216(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1216(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $256, %r8
     add $256, %rcx
-    add $256, %r11
+    add $256, %rax
     sub $256, %r9
 .Laes_gen_vaes512_gcm_dec_k192_w32_tail_past4_be:
     cmp $128, %r9
@@ -3558,29 +3380,29 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_dec_k192_w32_tail_past2_be:
     cmp $64, %r9
@@ -3608,25 +3430,25 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_dec_k192_w32_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes512_gcm_dec_k192_w32_reduce_be
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    jz .Laes_gen_vaes512_gcm_dec_k192_w32_reduce
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm6, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm6
     vpxord %zmm17, %zmm0, %zmm0
@@ -3650,76 +3472,16 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
-.Laes_gen_vaes512_gcm_dec_k192_w32_reduce_be:
-    vpternlogq $150, %zmm10, %zmm12, %zmm11
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
-    vpclmulqdq $16, %zmm15, %zmm10, %zmm16
-    vpshufd $78, %zmm10, %zmm10
-    vpternlogq $150, %zmm10, %zmm16, %zmm11
-    vpclmulqdq $16, %zmm15, %zmm11, %zmm16
-    vpshufd $78, %zmm11, %zmm11
-    vpternlogq $150, %zmm11, %zmm16, %zmm12
-    vshufi64x2 $78, %zmm12, %zmm12, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vextracti32x4 $1, %zmm12, %xmm16
-    vpxord %xmm16, %xmm12, %xmm12
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k192_w32_tag_done_be
-    vmovdqa %xmm7, %xmm13
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
-    vpxor %xmm15, %xmm13, %xmm13
-    vmovdqu %xmm13, 48(%rdx)
-    vpxor %xmm13, %xmm13, %xmm13
-    vmovdqu %xmm13, 32(%rdx)
-    vmovdqu %xmm13, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w32_tail_done
-.Laes_gen_vaes512_gcm_dec_k192_w32_tag_done_be:
-    vmovdqu %xmm12, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w32_tail_done
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w32_reduce
 .Laes_gen_vaes512_gcm_dec_k192_w32_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm15
-    vpaddd %xmm8, %xmm15, %xmm15
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
-    vmovdqu %xmm15, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k192_w32_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k192_w32_tag_done
-.Laes_gen_vaes512_gcm_dec_k192_w32_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm12, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k192_w32_no_last
-    vmovdqu 48(%rdx), %xmm13
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k192_w32_l_times_h
-    vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_vaes512_gcm_dec_k192_w32_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm16
-    vpxord %xmm16, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w32_sums
-.Laes_gen_vaes512_gcm_dec_k192_w32_no_last:
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_vaes512_gcm_dec_k192_w32_sums:
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_dec_k192_w32_tail_past4
     vmovdqa64 %zmm8, %zmm0
@@ -3791,53 +3553,53 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 128(%r8), %zmm13
     vpxord %zmm13, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1152(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1152(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 192(%r8), %zmm13
     vpxord %zmm13, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1216(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1216(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $256, %r8
     add $256, %rcx
-    add $256, %r11
+    add $256, %rax
     sub $256, %r9
 .Laes_gen_vaes512_gcm_dec_k192_w32_tail_past4:
     cmp $128, %r9
@@ -3881,29 +3643,29 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_dec_k192_w32_tail_past2:
     cmp $64, %r9
@@ -3932,25 +3694,25 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_dec_k192_w32_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k192_w32_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
@@ -3975,13 +3737,13 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
 .Laes_gen_vaes512_gcm_dec_k192_w32_reduce:
     vpternlogq $150, %zmm10, %zmm12, %zmm11
@@ -4078,7 +3840,7 @@ aes_gen_vaes512_gcm_dec_k192_w32:
 #   %zmm15 rk11
 #   %zmm14 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k192_w16
     .type aes_gen_vaes512_gcm_dec_k192_w16, @function
     .p2align 5
@@ -4291,8 +4053,6 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_dec_k192_w16_short_no_ek0:
 .Laes_gen_vaes512_gcm_dec_k192_w16_tail_start:
-    cmp $240, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k192_w16_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -4300,34 +4060,36 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k192_w16_tail_be
+    jnz .Laes_gen_vaes512_gcm_dec_k192_w16_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k192_w16_tag_done_be
-.Laes_gen_vaes512_gcm_dec_k192_w16_tail_be:
+    jz .Laes_gen_vaes512_gcm_dec_k192_w16_tag_done
+.Laes_gen_vaes512_gcm_dec_k192_w16_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k192_w16_no_last_be
+    jz .Laes_gen_vaes512_gcm_dec_k192_w16_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k192_w16_l_times_h_be
+    jnz .Laes_gen_vaes512_gcm_dec_k192_w16_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_dec_k192_w16_l_times_h_be:
+.Laes_gen_vaes512_gcm_dec_k192_w16_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w16_sums_be
-.Laes_gen_vaes512_gcm_dec_k192_w16_no_last_be:
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w16_sums
+.Laes_gen_vaes512_gcm_dec_k192_w16_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_dec_k192_w16_sums_be:
+.Laes_gen_vaes512_gcm_dec_k192_w16_sums:
+    cmp $240, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k192_w16_tail_le
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_dec_k192_w16_tail_past2_be
     vmovdqa64 %zmm2, %zmm0
@@ -4367,29 +4129,29 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     vmovdqu64 64(%r8), %zmm9
     vpxord %zmm9, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vpclmulqdq $0, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $17, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1088(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1088(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_dec_k192_w16_tail_past2_be:
     cmp $64, %r9
@@ -4417,25 +4179,25 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_dec_k192_w16_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes512_gcm_dec_k192_w16_reduce_be
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    jz .Laes_gen_vaes512_gcm_dec_k192_w16_reduce
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm2
     vpxord %zmm13, %zmm0, %zmm0
@@ -4459,76 +4221,16 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
-.Laes_gen_vaes512_gcm_dec_k192_w16_reduce_be:
-    vpternlogq $150, %zmm6, %zmm8, %zmm7
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
-    vpclmulqdq $16, %zmm11, %zmm6, %zmm12
-    vpshufd $78, %zmm6, %zmm6
-    vpternlogq $150, %zmm6, %zmm12, %zmm7
-    vpclmulqdq $16, %zmm11, %zmm7, %zmm12
-    vpshufd $78, %zmm7, %zmm7
-    vpternlogq $150, %zmm7, %zmm12, %zmm8
-    vshufi64x2 $78, %zmm8, %zmm8, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vextracti32x4 $1, %zmm8, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k192_w16_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w16_tail_done
-.Laes_gen_vaes512_gcm_dec_k192_w16_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w16_tail_done
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w16_reduce
 .Laes_gen_vaes512_gcm_dec_k192_w16_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k192_w16_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k192_w16_tag_done
-.Laes_gen_vaes512_gcm_dec_k192_w16_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k192_w16_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k192_w16_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_dec_k192_w16_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w16_sums
-.Laes_gen_vaes512_gcm_dec_k192_w16_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_dec_k192_w16_sums:
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_dec_k192_w16_tail_past2
     vmovdqa64 %zmm4, %zmm0
@@ -4570,29 +4272,29 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     vmovdqu64 64(%r8), %zmm9
     vpxord %zmm9, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vpclmulqdq $0, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $17, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1088(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1088(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_dec_k192_w16_tail_past2:
     cmp $64, %r9
@@ -4621,25 +4323,25 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_dec_k192_w16_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k192_w16_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
@@ -4664,13 +4366,13 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
 .Laes_gen_vaes512_gcm_dec_k192_w16_reduce:
     vpternlogq $150, %zmm6, %zmm8, %zmm7
@@ -4761,7 +4463,7 @@ aes_gen_vaes512_gcm_dec_k192_w16:
 #   %zmm13 rk11
 #   %zmm12 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k192_w8
     .type aes_gen_vaes512_gcm_dec_k192_w8, @function
     .p2align 5
@@ -4933,7 +4635,7 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w8_no_last
@@ -4980,25 +4682,25 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     vpxord %zmm9, %zmm7, %zmm7
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm7, %zmm10
+    vpclmulqdq $0, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, (%r11), %zmm7, %zmm10
+    vpclmulqdq $17, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm6, %zmm6
     vpshufd $78, %zmm7, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
+    vpclmulqdq $0, 1024(%rax), %zmm7, %zmm7
     vpxord %zmm7, %zmm5, %zmm5
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_dec_k192_w8_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k192_w8_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
@@ -5023,13 +4725,13 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     vpxord %zmm9, %zmm7, %zmm7
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm7, %zmm10
+    vpclmulqdq $0, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, (%r11), %zmm7, %zmm10
+    vpclmulqdq $17, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm6, %zmm6
     vpshufd $78, %zmm7, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
+    vpclmulqdq $0, 1024(%rax), %zmm7, %zmm7
     vpxord %zmm7, %zmm5, %zmm5
 .Laes_gen_vaes512_gcm_dec_k192_w8_reduce:
     vpternlogq $150, %zmm4, %zmm6, %zmm5
@@ -5120,7 +4822,7 @@ aes_gen_vaes512_gcm_dec_k192_w8:
 #   %xmm15 rk11
 #   %xmm14 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k192_w4
     .type aes_gen_vaes512_gcm_dec_k192_w4, @function
     .p2align 5
@@ -5332,8 +5034,6 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_dec_k192_w4_short_no_ek0:
 .Laes_gen_vaes512_gcm_dec_k192_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k192_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -5341,34 +5041,36 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k192_w4_tail_be
+    jnz .Laes_gen_vaes512_gcm_dec_k192_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k192_w4_tag_done_be
-.Laes_gen_vaes512_gcm_dec_k192_w4_tail_be:
+    jz .Laes_gen_vaes512_gcm_dec_k192_w4_tag_done
+.Laes_gen_vaes512_gcm_dec_k192_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k192_w4_no_last_be
+    jz .Laes_gen_vaes512_gcm_dec_k192_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k192_w4_l_times_h_be
+    jnz .Laes_gen_vaes512_gcm_dec_k192_w4_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_dec_k192_w4_l_times_h_be:
+.Laes_gen_vaes512_gcm_dec_k192_w4_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w4_sums_be
-.Laes_gen_vaes512_gcm_dec_k192_w4_no_last_be:
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w4_sums
+.Laes_gen_vaes512_gcm_dec_k192_w4_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_dec_k192_w4_sums_be:
+.Laes_gen_vaes512_gcm_dec_k192_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k192_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_vaes512_gcm_dec_k192_w4_tail_past2_be
     vmovdqa %xmm2, %xmm0
@@ -5408,29 +5110,29 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes512_gcm_dec_k192_w4_tail_past2_be:
     cmp $16, %r9
@@ -5458,25 +5160,25 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes512_gcm_dec_k192_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes512_gcm_dec_k192_w4_reduce_be
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    jz .Laes_gen_vaes512_gcm_dec_k192_w4_reduce
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm2
     vpxor %xmm13, %xmm0, %xmm0
@@ -5500,74 +5202,16 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-.Laes_gen_vaes512_gcm_dec_k192_w4_reduce_be:
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
-    vpshufd $78, %xmm6, %xmm6
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm12, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm12, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k192_w4_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w4_tail_done
-.Laes_gen_vaes512_gcm_dec_k192_w4_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w4_tail_done
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w4_reduce
 .Laes_gen_vaes512_gcm_dec_k192_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k192_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k192_w4_tag_done
-.Laes_gen_vaes512_gcm_dec_k192_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k192_w4_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k192_w4_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_dec_k192_w4_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w4_sums
-.Laes_gen_vaes512_gcm_dec_k192_w4_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_dec_k192_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes512_gcm_dec_k192_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -5609,29 +5253,29 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes512_gcm_dec_k192_w4_tail_past2:
     cmp $16, %r9
@@ -5660,25 +5304,25 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes512_gcm_dec_k192_w4_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k192_w4_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
@@ -5703,13 +5347,13 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_dec_k192_w4_reduce:
     vpxor %xmm6, %xmm7, %xmm7
@@ -5797,7 +5441,7 @@ aes_gen_vaes512_gcm_dec_k192_w4:
 #   %xmm12 rk11
 #   %xmm11 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k192_w1
     .type aes_gen_vaes512_gcm_dec_k192_w1, @function
     .p2align 5
@@ -5916,7 +5560,7 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w1_no_last
@@ -5939,10 +5583,10 @@ aes_gen_vaes512_gcm_dec_k192_w1:
 .Laes_gen_vaes512_gcm_dec_k192_w1_sums:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k192_w1_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa %xmm1, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
@@ -5967,13 +5611,13 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     vpxor %xmm8, %xmm6, %xmm6
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
+    vpclmulqdq $0, (%rax), %xmm6, %xmm9
     vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
+    vpclmulqdq $17, (%rax), %xmm6, %xmm9
     vpxor %xmm9, %xmm5, %xmm5
     vpshufd $78, %xmm6, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%rax), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
 .Laes_gen_vaes512_gcm_dec_k192_w1_reduce:
     vpxor %xmm3, %xmm4, %xmm4
@@ -6067,7 +5711,7 @@ aes_gen_vaes512_gcm_dec_k192_w1:
 #   %zmm19 rk13
 #   %zmm18 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k256_w32
     .type aes_gen_vaes512_gcm_dec_k256_w32, @function
     .p2align 5
@@ -6408,8 +6052,6 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     .byte 0x62,0xb2,0x45,0x08,0xdd,0xfa    # vaesenclast %xmm18, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_dec_k256_w32_short_no_ek0:
 .Laes_gen_vaes512_gcm_dec_k256_w32_tail_start:
-    cmp $224, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k256_w32_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm15
@@ -6417,34 +6059,36 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
     vmovdqu %xmm15, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k256_w32_tail_be
+    jnz .Laes_gen_vaes512_gcm_dec_k256_w32_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k256_w32_tag_done_be
-.Laes_gen_vaes512_gcm_dec_k256_w32_tail_be:
+    jz .Laes_gen_vaes512_gcm_dec_k256_w32_tag_done
+.Laes_gen_vaes512_gcm_dec_k256_w32_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm12, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k256_w32_no_last_be
+    jz .Laes_gen_vaes512_gcm_dec_k256_w32_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k256_w32_l_times_h_be
+    jnz .Laes_gen_vaes512_gcm_dec_k256_w32_l_times_h
     vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_vaes512_gcm_dec_k256_w32_l_times_h_be:
+.Laes_gen_vaes512_gcm_dec_k256_w32_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
     vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm16
     vpxord %xmm16, %xmm13, %xmm13
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w32_sums_be
-.Laes_gen_vaes512_gcm_dec_k256_w32_no_last_be:
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w32_sums
+.Laes_gen_vaes512_gcm_dec_k256_w32_no_last:
     vpxor %xmm10, %xmm10, %xmm10
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_vaes512_gcm_dec_k256_w32_sums_be:
+.Laes_gen_vaes512_gcm_dec_k256_w32_sums:
+    cmp $224, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k256_w32_tail_le
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_dec_k256_w32_tail_past4_be
     vmovdqa64 %zmm6, %zmm0
@@ -6520,53 +6164,53 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 128(%r8), %zmm13
     vpxord %zmm13, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1152(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1152(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 192(%r8), %zmm13
     vpxord %zmm13, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1216(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1216(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $256, %r8
     add $256, %rcx
-    add $256, %r11
+    add $256, %rax
     sub $256, %r9
 .Laes_gen_vaes512_gcm_dec_k256_w32_tail_past4_be:
     cmp $128, %r9
@@ -6612,29 +6256,29 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_dec_k256_w32_tail_past2_be:
     cmp $64, %r9
@@ -6664,25 +6308,25 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_dec_k256_w32_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes512_gcm_dec_k256_w32_reduce_be
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    jz .Laes_gen_vaes512_gcm_dec_k256_w32_reduce
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm6, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm6
     vpxord %zmm17, %zmm0, %zmm0
@@ -6708,76 +6352,16 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
-.Laes_gen_vaes512_gcm_dec_k256_w32_reduce_be:
-    vpternlogq $150, %zmm10, %zmm12, %zmm11
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
-    vpclmulqdq $16, %zmm15, %zmm10, %zmm16
-    vpshufd $78, %zmm10, %zmm10
-    vpternlogq $150, %zmm10, %zmm16, %zmm11
-    vpclmulqdq $16, %zmm15, %zmm11, %zmm16
-    vpshufd $78, %zmm11, %zmm11
-    vpternlogq $150, %zmm11, %zmm16, %zmm12
-    vshufi64x2 $78, %zmm12, %zmm12, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vextracti32x4 $1, %zmm12, %xmm16
-    vpxord %xmm16, %xmm12, %xmm12
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k256_w32_tag_done_be
-    vmovdqa %xmm7, %xmm13
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
-    vpxor %xmm15, %xmm13, %xmm13
-    vmovdqu %xmm13, 48(%rdx)
-    vpxor %xmm13, %xmm13, %xmm13
-    vmovdqu %xmm13, 32(%rdx)
-    vmovdqu %xmm13, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w32_tail_done
-.Laes_gen_vaes512_gcm_dec_k256_w32_tag_done_be:
-    vmovdqu %xmm12, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w32_tail_done
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w32_reduce
 .Laes_gen_vaes512_gcm_dec_k256_w32_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm15
-    vpaddd %xmm8, %xmm15, %xmm15
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
-    vmovdqu %xmm15, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k256_w32_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k256_w32_tag_done
-.Laes_gen_vaes512_gcm_dec_k256_w32_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm12, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k256_w32_no_last
-    vmovdqu 48(%rdx), %xmm13
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k256_w32_l_times_h
-    vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_vaes512_gcm_dec_k256_w32_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm16
-    vpxord %xmm16, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w32_sums
-.Laes_gen_vaes512_gcm_dec_k256_w32_no_last:
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_vaes512_gcm_dec_k256_w32_sums:
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_dec_k256_w32_tail_past4
     vmovdqa64 %zmm8, %zmm0
@@ -6857,53 +6441,53 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 128(%r8), %zmm13
     vpxord %zmm13, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1152(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1152(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 192(%r8), %zmm13
     vpxord %zmm13, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1216(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1216(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $256, %r8
     add $256, %rcx
-    add $256, %r11
+    add $256, %rax
     sub $256, %r9
 .Laes_gen_vaes512_gcm_dec_k256_w32_tail_past4:
     cmp $128, %r9
@@ -6951,29 +6535,29 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_dec_k256_w32_tail_past2:
     cmp $64, %r9
@@ -7004,25 +6588,25 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_dec_k256_w32_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k256_w32_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
@@ -7049,13 +6633,13 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
 .Laes_gen_vaes512_gcm_dec_k256_w32_reduce:
     vpternlogq $150, %zmm10, %zmm12, %zmm11
@@ -7156,7 +6740,7 @@ aes_gen_vaes512_gcm_dec_k256_w32:
 #   %zmm15 rk13
 #   %zmm14 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k256_w16
     .type aes_gen_vaes512_gcm_dec_k256_w16, @function
     .p2align 5
@@ -7383,8 +6967,6 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_dec_k256_w16_short_no_ek0:
 .Laes_gen_vaes512_gcm_dec_k256_w16_tail_start:
-    cmp $240, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k256_w16_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -7392,34 +6974,36 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k256_w16_tail_be
+    jnz .Laes_gen_vaes512_gcm_dec_k256_w16_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k256_w16_tag_done_be
-.Laes_gen_vaes512_gcm_dec_k256_w16_tail_be:
+    jz .Laes_gen_vaes512_gcm_dec_k256_w16_tag_done
+.Laes_gen_vaes512_gcm_dec_k256_w16_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k256_w16_no_last_be
+    jz .Laes_gen_vaes512_gcm_dec_k256_w16_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k256_w16_l_times_h_be
+    jnz .Laes_gen_vaes512_gcm_dec_k256_w16_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_dec_k256_w16_l_times_h_be:
+.Laes_gen_vaes512_gcm_dec_k256_w16_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w16_sums_be
-.Laes_gen_vaes512_gcm_dec_k256_w16_no_last_be:
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w16_sums
+.Laes_gen_vaes512_gcm_dec_k256_w16_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_dec_k256_w16_sums_be:
+.Laes_gen_vaes512_gcm_dec_k256_w16_sums:
+    cmp $240, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k256_w16_tail_le
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_dec_k256_w16_tail_past2_be
     vmovdqa64 %zmm2, %zmm0
@@ -7463,29 +7047,29 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     vmovdqu64 64(%r8), %zmm9
     vpxord %zmm9, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vpclmulqdq $0, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $17, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1088(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1088(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_dec_k256_w16_tail_past2_be:
     cmp $64, %r9
@@ -7515,25 +7099,25 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_dec_k256_w16_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes512_gcm_dec_k256_w16_reduce_be
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    jz .Laes_gen_vaes512_gcm_dec_k256_w16_reduce
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm2
     vpxord %zmm13, %zmm0, %zmm0
@@ -7559,76 +7143,16 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
-.Laes_gen_vaes512_gcm_dec_k256_w16_reduce_be:
-    vpternlogq $150, %zmm6, %zmm8, %zmm7
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
-    vpclmulqdq $16, %zmm11, %zmm6, %zmm12
-    vpshufd $78, %zmm6, %zmm6
-    vpternlogq $150, %zmm6, %zmm12, %zmm7
-    vpclmulqdq $16, %zmm11, %zmm7, %zmm12
-    vpshufd $78, %zmm7, %zmm7
-    vpternlogq $150, %zmm7, %zmm12, %zmm8
-    vshufi64x2 $78, %zmm8, %zmm8, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vextracti32x4 $1, %zmm8, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k256_w16_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w16_tail_done
-.Laes_gen_vaes512_gcm_dec_k256_w16_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w16_tail_done
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w16_reduce
 .Laes_gen_vaes512_gcm_dec_k256_w16_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k256_w16_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k256_w16_tag_done
-.Laes_gen_vaes512_gcm_dec_k256_w16_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k256_w16_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k256_w16_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_dec_k256_w16_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w16_sums
-.Laes_gen_vaes512_gcm_dec_k256_w16_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_dec_k256_w16_sums:
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_dec_k256_w16_tail_past2
     vmovdqa64 %zmm4, %zmm0
@@ -7674,29 +7198,29 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     vmovdqu64 64(%r8), %zmm9
     vpxord %zmm9, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vpclmulqdq $0, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $17, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1088(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1088(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_dec_k256_w16_tail_past2:
     cmp $64, %r9
@@ -7727,25 +7251,25 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_dec_k256_w16_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k256_w16_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
@@ -7772,13 +7296,13 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
 .Laes_gen_vaes512_gcm_dec_k256_w16_reduce:
     vpternlogq $150, %zmm6, %zmm8, %zmm7
@@ -7873,7 +7397,7 @@ aes_gen_vaes512_gcm_dec_k256_w16:
 #   %zmm13 rk13
 #   %zmm12 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k256_w8
     .type aes_gen_vaes512_gcm_dec_k256_w8, @function
     .p2align 5
@@ -8055,7 +7579,7 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w8_no_last
@@ -8104,25 +7628,25 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     vpxord %zmm9, %zmm7, %zmm7
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm7, %zmm10
+    vpclmulqdq $0, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, (%r11), %zmm7, %zmm10
+    vpclmulqdq $17, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm6, %zmm6
     vpshufd $78, %zmm7, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
+    vpclmulqdq $0, 1024(%rax), %zmm7, %zmm7
     vpxord %zmm7, %zmm5, %zmm5
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_dec_k256_w8_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k256_w8_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
@@ -8149,13 +7673,13 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     vpxord %zmm9, %zmm7, %zmm7
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm7, %zmm10
+    vpclmulqdq $0, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, (%r11), %zmm7, %zmm10
+    vpclmulqdq $17, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm6, %zmm6
     vpshufd $78, %zmm7, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
+    vpclmulqdq $0, 1024(%rax), %zmm7, %zmm7
     vpxord %zmm7, %zmm5, %zmm5
 .Laes_gen_vaes512_gcm_dec_k256_w8_reduce:
     vpternlogq $150, %zmm4, %zmm6, %zmm5
@@ -8250,7 +7774,7 @@ aes_gen_vaes512_gcm_dec_k256_w8:
 #   %xmm15 rk13
 #   %xmm14 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k256_w4
     .type aes_gen_vaes512_gcm_dec_k256_w4, @function
     .p2align 5
@@ -8476,8 +8000,6 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_dec_k256_w4_short_no_ek0:
 .Laes_gen_vaes512_gcm_dec_k256_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k256_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -8485,34 +8007,36 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k256_w4_tail_be
+    jnz .Laes_gen_vaes512_gcm_dec_k256_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k256_w4_tag_done_be
-.Laes_gen_vaes512_gcm_dec_k256_w4_tail_be:
+    jz .Laes_gen_vaes512_gcm_dec_k256_w4_tag_done
+.Laes_gen_vaes512_gcm_dec_k256_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k256_w4_no_last_be
+    jz .Laes_gen_vaes512_gcm_dec_k256_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k256_w4_l_times_h_be
+    jnz .Laes_gen_vaes512_gcm_dec_k256_w4_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_dec_k256_w4_l_times_h_be:
+.Laes_gen_vaes512_gcm_dec_k256_w4_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w4_sums_be
-.Laes_gen_vaes512_gcm_dec_k256_w4_no_last_be:
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w4_sums
+.Laes_gen_vaes512_gcm_dec_k256_w4_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_dec_k256_w4_sums_be:
+.Laes_gen_vaes512_gcm_dec_k256_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_vaes512_gcm_dec_k256_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_vaes512_gcm_dec_k256_w4_tail_past2_be
     vmovdqa %xmm2, %xmm0
@@ -8556,29 +8080,29 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes512_gcm_dec_k256_w4_tail_past2_be:
     cmp $16, %r9
@@ -8608,25 +8132,25 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes512_gcm_dec_k256_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes512_gcm_dec_k256_w4_reduce_be
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    jz .Laes_gen_vaes512_gcm_dec_k256_w4_reduce
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm2
     vpxor %xmm13, %xmm0, %xmm0
@@ -8652,74 +8176,16 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-.Laes_gen_vaes512_gcm_dec_k256_w4_reduce_be:
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
-    vpshufd $78, %xmm6, %xmm6
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm12, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm12, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k256_w4_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w4_tail_done
-.Laes_gen_vaes512_gcm_dec_k256_w4_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w4_tail_done
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w4_reduce
 .Laes_gen_vaes512_gcm_dec_k256_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k256_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k256_w4_tag_done
-.Laes_gen_vaes512_gcm_dec_k256_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_dec_k256_w4_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_dec_k256_w4_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_dec_k256_w4_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w4_sums
-.Laes_gen_vaes512_gcm_dec_k256_w4_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_dec_k256_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes512_gcm_dec_k256_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -8765,29 +8231,29 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes512_gcm_dec_k256_w4_tail_past2:
     cmp $16, %r9
@@ -8818,25 +8284,25 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes512_gcm_dec_k256_w4_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k256_w4_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
@@ -8863,13 +8329,13 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_dec_k256_w4_reduce:
     vpxor %xmm6, %xmm7, %xmm7
@@ -8961,7 +8427,7 @@ aes_gen_vaes512_gcm_dec_k256_w4:
 #   %xmm12 rk13
 #   %xmm11 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k256_w1
     .type aes_gen_vaes512_gcm_dec_k256_w1, @function
     .p2align 5
@@ -9086,7 +8552,7 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w1_no_last
@@ -9109,10 +8575,10 @@ aes_gen_vaes512_gcm_dec_k256_w1:
 .Laes_gen_vaes512_gcm_dec_k256_w1_sums:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k256_w1_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa %xmm1, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
@@ -9139,13 +8605,13 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     vpxor %xmm8, %xmm6, %xmm6
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
+    vpclmulqdq $0, (%rax), %xmm6, %xmm9
     vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
+    vpclmulqdq $17, (%rax), %xmm6, %xmm9
     vpxor %xmm9, %xmm5, %xmm5
     vpshufd $78, %xmm6, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%rax), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
 .Laes_gen_vaes512_gcm_dec_k256_w1_reduce:
     vpxor %xmm3, %xmm4, %xmm4

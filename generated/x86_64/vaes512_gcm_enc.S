@@ -183,7 +183,7 @@
 #   %zmm19 rk9
 #   %zmm18 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_enc_k128_w32
     .type aes_gen_vaes512_gcm_enc_k128_w32, @function
     .p2align 5
@@ -703,8 +703,6 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     .byte 0x62,0xb2,0x45,0x08,0xdd,0xfa    # vaesenclast %xmm18, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_enc_k128_w32_short_no_ek0:
 .Laes_gen_vaes512_gcm_enc_k128_w32_tail_start:
-    cmp $224, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k128_w32_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm15
@@ -712,34 +710,36 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
     vmovdqu %xmm15, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k128_w32_tail_be
+    jnz .Laes_gen_vaes512_gcm_enc_k128_w32_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k128_w32_tag_done_be
-.Laes_gen_vaes512_gcm_enc_k128_w32_tail_be:
+    jz .Laes_gen_vaes512_gcm_enc_k128_w32_tag_done
+.Laes_gen_vaes512_gcm_enc_k128_w32_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm12, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k128_w32_no_last_be
+    jz .Laes_gen_vaes512_gcm_enc_k128_w32_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k128_w32_l_times_h_be
+    jnz .Laes_gen_vaes512_gcm_enc_k128_w32_l_times_h
     vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_vaes512_gcm_enc_k128_w32_l_times_h_be:
+.Laes_gen_vaes512_gcm_enc_k128_w32_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
     vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm16
     vpxord %xmm16, %xmm13, %xmm13
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w32_sums_be
-.Laes_gen_vaes512_gcm_enc_k128_w32_no_last_be:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w32_sums
+.Laes_gen_vaes512_gcm_enc_k128_w32_no_last:
     vpxor %xmm10, %xmm10, %xmm10
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_vaes512_gcm_enc_k128_w32_sums_be:
+.Laes_gen_vaes512_gcm_enc_k128_w32_sums:
+    cmp $224, %r11b
+    ja .Laes_gen_vaes512_gcm_enc_k128_w32_tail_le
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w32_tail_past4_be
     vmovdqa64 %zmm6, %zmm0
@@ -800,56 +800,56 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqa64 %zmm1, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 128(%r8), %zmm13
     vpxord %zmm13, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rcx)
     vmovdqa64 %zmm2, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1152(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1152(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 192(%r8), %zmm13
     vpxord %zmm13, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rcx)
     vmovdqa64 %zmm3, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1216(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1216(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $256, %r8
     add $256, %rcx
-    add $256, %r11
+    add $256, %rax
     sub $256, %r9
 .Laes_gen_vaes512_gcm_enc_k128_w32_tail_past4_be:
     cmp $128, %r9
@@ -888,30 +888,30 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqa64 %zmm1, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_enc_k128_w32_tail_past2_be:
     cmp $64, %r9
@@ -938,25 +938,25 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_enc_k128_w32_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes512_gcm_enc_k128_w32_reduce_be
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    jz .Laes_gen_vaes512_gcm_enc_k128_w32_reduce
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm6, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm6
     vpxord %zmm17, %zmm0, %zmm0
@@ -980,76 +980,16 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
-.Laes_gen_vaes512_gcm_enc_k128_w32_reduce_be:
-    vpternlogq $150, %zmm10, %zmm12, %zmm11
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
-    vpclmulqdq $16, %zmm15, %zmm10, %zmm16
-    vpshufd $78, %zmm10, %zmm10
-    vpternlogq $150, %zmm10, %zmm16, %zmm11
-    vpclmulqdq $16, %zmm15, %zmm11, %zmm16
-    vpshufd $78, %zmm11, %zmm11
-    vpternlogq $150, %zmm11, %zmm16, %zmm12
-    vshufi64x2 $78, %zmm12, %zmm12, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vextracti32x4 $1, %zmm12, %xmm16
-    vpxord %xmm16, %xmm12, %xmm12
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k128_w32_tag_done_be
-    vmovdqa %xmm7, %xmm13
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
-    vpxor %xmm15, %xmm13, %xmm13
-    vmovdqu %xmm13, 48(%rdx)
-    vpxor %xmm13, %xmm13, %xmm13
-    vmovdqu %xmm13, 32(%rdx)
-    vmovdqu %xmm13, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w32_tail_done
-.Laes_gen_vaes512_gcm_enc_k128_w32_tag_done_be:
-    vmovdqu %xmm12, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w32_tail_done
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w32_reduce
 .Laes_gen_vaes512_gcm_enc_k128_w32_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm15
-    vpaddd %xmm8, %xmm15, %xmm15
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
-    vmovdqu %xmm15, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k128_w32_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k128_w32_tag_done
-.Laes_gen_vaes512_gcm_enc_k128_w32_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm12, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k128_w32_no_last
-    vmovdqu 48(%rdx), %xmm13
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k128_w32_l_times_h
-    vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_vaes512_gcm_enc_k128_w32_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm16
-    vpxord %xmm16, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w32_sums
-.Laes_gen_vaes512_gcm_enc_k128_w32_no_last:
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_vaes512_gcm_enc_k128_w32_sums:
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w32_tail_past4
     vmovdqa64 %zmm8, %zmm0
@@ -1114,56 +1054,56 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqa64 %zmm1, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 128(%r8), %zmm13
     vpxord %zmm13, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rcx)
     vmovdqa64 %zmm2, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1152(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1152(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 192(%r8), %zmm13
     vpxord %zmm13, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rcx)
     vmovdqa64 %zmm3, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1216(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1216(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $256, %r8
     add $256, %rcx
-    add $256, %r11
+    add $256, %rax
     sub $256, %r9
 .Laes_gen_vaes512_gcm_enc_k128_w32_tail_past4:
     cmp $128, %r9
@@ -1204,30 +1144,30 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqa64 %zmm1, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_enc_k128_w32_tail_past2:
     cmp $64, %r9
@@ -1255,25 +1195,25 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_enc_k128_w32_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k128_w32_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
@@ -1298,13 +1238,13 @@ aes_gen_vaes512_gcm_enc_k128_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
 .Laes_gen_vaes512_gcm_enc_k128_w32_reduce:
     vpternlogq $150, %zmm10, %zmm12, %zmm11
@@ -1397,7 +1337,7 @@ aes_gen_vaes512_gcm_enc_k128_w32:
 #   %zmm15 rk9
 #   %zmm14 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_enc_k128_w16
     .type aes_gen_vaes512_gcm_enc_k128_w16, @function
     .p2align 5
@@ -1721,8 +1661,6 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_enc_k128_w16_short_no_ek0:
 .Laes_gen_vaes512_gcm_enc_k128_w16_tail_start:
-    cmp $240, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k128_w16_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -1730,34 +1668,36 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k128_w16_tail_be
+    jnz .Laes_gen_vaes512_gcm_enc_k128_w16_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k128_w16_tag_done_be
-.Laes_gen_vaes512_gcm_enc_k128_w16_tail_be:
+    jz .Laes_gen_vaes512_gcm_enc_k128_w16_tag_done
+.Laes_gen_vaes512_gcm_enc_k128_w16_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k128_w16_no_last_be
+    jz .Laes_gen_vaes512_gcm_enc_k128_w16_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k128_w16_l_times_h_be
+    jnz .Laes_gen_vaes512_gcm_enc_k128_w16_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_enc_k128_w16_l_times_h_be:
+.Laes_gen_vaes512_gcm_enc_k128_w16_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w16_sums_be
-.Laes_gen_vaes512_gcm_enc_k128_w16_no_last_be:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w16_sums
+.Laes_gen_vaes512_gcm_enc_k128_w16_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_enc_k128_w16_sums_be:
+.Laes_gen_vaes512_gcm_enc_k128_w16_sums:
+    cmp $240, %r11b
+    ja .Laes_gen_vaes512_gcm_enc_k128_w16_tail_le
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w16_tail_past2_be
     vmovdqa64 %zmm2, %zmm0
@@ -1794,30 +1734,30 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     vmovdqu64 64(%r8), %zmm9
     vpxord %zmm9, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqa64 %zmm1, %zmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vpclmulqdq $0, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $17, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1088(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1088(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_enc_k128_w16_tail_past2_be:
     cmp $64, %r9
@@ -1844,25 +1784,25 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_enc_k128_w16_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes512_gcm_enc_k128_w16_reduce_be
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    jz .Laes_gen_vaes512_gcm_enc_k128_w16_reduce
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm2
     vpxord %zmm13, %zmm0, %zmm0
@@ -1886,76 +1826,16 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
-.Laes_gen_vaes512_gcm_enc_k128_w16_reduce_be:
-    vpternlogq $150, %zmm6, %zmm8, %zmm7
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
-    vpclmulqdq $16, %zmm11, %zmm6, %zmm12
-    vpshufd $78, %zmm6, %zmm6
-    vpternlogq $150, %zmm6, %zmm12, %zmm7
-    vpclmulqdq $16, %zmm11, %zmm7, %zmm12
-    vpshufd $78, %zmm7, %zmm7
-    vpternlogq $150, %zmm7, %zmm12, %zmm8
-    vshufi64x2 $78, %zmm8, %zmm8, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vextracti32x4 $1, %zmm8, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k128_w16_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w16_tail_done
-.Laes_gen_vaes512_gcm_enc_k128_w16_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w16_tail_done
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w16_reduce
 .Laes_gen_vaes512_gcm_enc_k128_w16_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k128_w16_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k128_w16_tag_done
-.Laes_gen_vaes512_gcm_enc_k128_w16_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k128_w16_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k128_w16_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_enc_k128_w16_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w16_sums
-.Laes_gen_vaes512_gcm_enc_k128_w16_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_enc_k128_w16_sums:
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w16_tail_past2
     vmovdqa64 %zmm4, %zmm0
@@ -1994,30 +1874,30 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     vmovdqu64 64(%r8), %zmm9
     vpxord %zmm9, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqa64 %zmm1, %zmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vpclmulqdq $0, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $17, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1088(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1088(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_enc_k128_w16_tail_past2:
     cmp $64, %r9
@@ -2045,25 +1925,25 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_enc_k128_w16_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k128_w16_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
@@ -2088,13 +1968,13 @@ aes_gen_vaes512_gcm_enc_k128_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
 .Laes_gen_vaes512_gcm_enc_k128_w16_reduce:
     vpternlogq $150, %zmm6, %zmm8, %zmm7
@@ -2181,7 +2061,7 @@ aes_gen_vaes512_gcm_enc_k128_w16:
 #   %zmm13 rk9
 #   %zmm12 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_enc_k128_w8
     .type aes_gen_vaes512_gcm_enc_k128_w8, @function
     .p2align 5
@@ -2419,7 +2299,7 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w8_no_last
@@ -2465,25 +2345,25 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     vpxord %zmm9, %zmm7, %zmm7
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm7, %zmm10
+    vpclmulqdq $0, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, (%r11), %zmm7, %zmm10
+    vpclmulqdq $17, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm6, %zmm6
     vpshufd $78, %zmm7, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
+    vpclmulqdq $0, 1024(%rax), %zmm7, %zmm7
     vpxord %zmm7, %zmm5, %zmm5
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_enc_k128_w8_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k128_w8_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
@@ -2508,13 +2388,13 @@ aes_gen_vaes512_gcm_enc_k128_w8:
     vpxord %zmm9, %zmm7, %zmm7
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm7, %zmm10
+    vpclmulqdq $0, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, (%r11), %zmm7, %zmm10
+    vpclmulqdq $17, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm6, %zmm6
     vpshufd $78, %zmm7, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
+    vpclmulqdq $0, 1024(%rax), %zmm7, %zmm7
     vpxord %zmm7, %zmm5, %zmm5
 .Laes_gen_vaes512_gcm_enc_k128_w8_reduce:
     vpternlogq $150, %zmm4, %zmm6, %zmm5
@@ -2601,7 +2481,7 @@ aes_gen_vaes512_gcm_enc_k128_w8:
 #   %xmm15 rk9
 #   %xmm14 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_enc_k128_w4
     .type aes_gen_vaes512_gcm_enc_k128_w4, @function
     .p2align 5
@@ -2925,8 +2805,6 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_enc_k128_w4_short_no_ek0:
 .Laes_gen_vaes512_gcm_enc_k128_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k128_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -2934,34 +2812,36 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k128_w4_tail_be
+    jnz .Laes_gen_vaes512_gcm_enc_k128_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k128_w4_tag_done_be
-.Laes_gen_vaes512_gcm_enc_k128_w4_tail_be:
+    jz .Laes_gen_vaes512_gcm_enc_k128_w4_tag_done
+.Laes_gen_vaes512_gcm_enc_k128_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k128_w4_no_last_be
+    jz .Laes_gen_vaes512_gcm_enc_k128_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k128_w4_l_times_h_be
+    jnz .Laes_gen_vaes512_gcm_enc_k128_w4_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_enc_k128_w4_l_times_h_be:
+.Laes_gen_vaes512_gcm_enc_k128_w4_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w4_sums_be
-.Laes_gen_vaes512_gcm_enc_k128_w4_no_last_be:
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w4_sums
+.Laes_gen_vaes512_gcm_enc_k128_w4_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_enc_k128_w4_sums_be:
+.Laes_gen_vaes512_gcm_enc_k128_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_vaes512_gcm_enc_k128_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w4_tail_past2_be
     vmovdqa %xmm2, %xmm0
@@ -2998,30 +2878,30 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes512_gcm_enc_k128_w4_tail_past2_be:
     cmp $16, %r9
@@ -3048,25 +2928,25 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes512_gcm_enc_k128_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes512_gcm_enc_k128_w4_reduce_be
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    jz .Laes_gen_vaes512_gcm_enc_k128_w4_reduce
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm2
     vpxor %xmm13, %xmm0, %xmm0
@@ -3090,74 +2970,16 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-.Laes_gen_vaes512_gcm_enc_k128_w4_reduce_be:
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
-    vpshufd $78, %xmm6, %xmm6
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm12, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm12, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k128_w4_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w4_tail_done
-.Laes_gen_vaes512_gcm_enc_k128_w4_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w4_tail_done
+    jmp .Laes_gen_vaes512_gcm_enc_k128_w4_reduce
 .Laes_gen_vaes512_gcm_enc_k128_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k128_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k128_w4_tag_done
-.Laes_gen_vaes512_gcm_enc_k128_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k128_w4_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k128_w4_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_enc_k128_w4_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_enc_k128_w4_sums
-.Laes_gen_vaes512_gcm_enc_k128_w4_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_enc_k128_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes512_gcm_enc_k128_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -3196,30 +3018,30 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes512_gcm_enc_k128_w4_tail_past2:
     cmp $16, %r9
@@ -3247,25 +3069,25 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes512_gcm_enc_k128_w4_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k128_w4_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
@@ -3290,13 +3112,13 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_enc_k128_w4_reduce:
     vpxor %xmm6, %xmm7, %xmm7
@@ -3380,7 +3202,7 @@ aes_gen_vaes512_gcm_enc_k128_w4:
 #   %xmm12 rk9
 #   %xmm11 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_enc_k128_w1
     .type aes_gen_vaes512_gcm_enc_k128_w1, @function
     .p2align 5
@@ -3541,7 +3363,7 @@ aes_gen_vaes512_gcm_enc_k128_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k128_w1_no_last
@@ -3564,10 +3386,10 @@ aes_gen_vaes512_gcm_enc_k128_w1:
 .Laes_gen_vaes512_gcm_enc_k128_w1_sums:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k128_w1_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa %xmm1, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
@@ -3592,13 +3414,13 @@ aes_gen_vaes512_gcm_enc_k128_w1:
     vpxor %xmm8, %xmm6, %xmm6
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
+    vpclmulqdq $0, (%rax), %xmm6, %xmm9
     vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
+    vpclmulqdq $17, (%rax), %xmm6, %xmm9
     vpxor %xmm9, %xmm5, %xmm5
     vpshufd $78, %xmm6, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%rax), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
 .Laes_gen_vaes512_gcm_enc_k128_w1_reduce:
     vpxor %xmm3, %xmm4, %xmm4
@@ -3688,7 +3510,7 @@ aes_gen_vaes512_gcm_enc_k128_w1:
 #   %zmm19 rk11
 #   %zmm18 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_enc_k192_w32
     .type aes_gen_vaes512_gcm_enc_k192_w32, @function
     .p2align 5
@@ -4246,8 +4068,6 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     .byte 0x62,0xb2,0x45,0x08,0xdd,0xfa    # vaesenclast %xmm18, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_enc_k192_w32_short_no_ek0:
 .Laes_gen_vaes512_gcm_enc_k192_w32_tail_start:
-    cmp $224, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k192_w32_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm15
@@ -4255,34 +4075,36 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
     vmovdqu %xmm15, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k192_w32_tail_be
+    jnz .Laes_gen_vaes512_gcm_enc_k192_w32_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k192_w32_tag_done_be
-.Laes_gen_vaes512_gcm_enc_k192_w32_tail_be:
+    jz .Laes_gen_vaes512_gcm_enc_k192_w32_tag_done
+.Laes_gen_vaes512_gcm_enc_k192_w32_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm12, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k192_w32_no_last_be
+    jz .Laes_gen_vaes512_gcm_enc_k192_w32_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k192_w32_l_times_h_be
+    jnz .Laes_gen_vaes512_gcm_enc_k192_w32_l_times_h
     vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_vaes512_gcm_enc_k192_w32_l_times_h_be:
+.Laes_gen_vaes512_gcm_enc_k192_w32_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
     vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm16
     vpxord %xmm16, %xmm13, %xmm13
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w32_sums_be
-.Laes_gen_vaes512_gcm_enc_k192_w32_no_last_be:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w32_sums
+.Laes_gen_vaes512_gcm_enc_k192_w32_no_last:
     vpxor %xmm10, %xmm10, %xmm10
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_vaes512_gcm_enc_k192_w32_sums_be:
+.Laes_gen_vaes512_gcm_enc_k192_w32_sums:
+    cmp $224, %r11b
+    ja .Laes_gen_vaes512_gcm_enc_k192_w32_tail_le
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w32_tail_past4_be
     vmovdqa64 %zmm6, %zmm0
@@ -4351,56 +4173,56 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqa64 %zmm1, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 128(%r8), %zmm13
     vpxord %zmm13, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rcx)
     vmovdqa64 %zmm2, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1152(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1152(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 192(%r8), %zmm13
     vpxord %zmm13, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rcx)
     vmovdqa64 %zmm3, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1216(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1216(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $256, %r8
     add $256, %rcx
-    add $256, %r11
+    add $256, %rax
     sub $256, %r9
 .Laes_gen_vaes512_gcm_enc_k192_w32_tail_past4_be:
     cmp $128, %r9
@@ -4443,30 +4265,30 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqa64 %zmm1, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_enc_k192_w32_tail_past2_be:
     cmp $64, %r9
@@ -4495,25 +4317,25 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_enc_k192_w32_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes512_gcm_enc_k192_w32_reduce_be
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    jz .Laes_gen_vaes512_gcm_enc_k192_w32_reduce
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm6, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm6
     vpxord %zmm17, %zmm0, %zmm0
@@ -4539,76 +4361,16 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
-.Laes_gen_vaes512_gcm_enc_k192_w32_reduce_be:
-    vpternlogq $150, %zmm10, %zmm12, %zmm11
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
-    vpclmulqdq $16, %zmm15, %zmm10, %zmm16
-    vpshufd $78, %zmm10, %zmm10
-    vpternlogq $150, %zmm10, %zmm16, %zmm11
-    vpclmulqdq $16, %zmm15, %zmm11, %zmm16
-    vpshufd $78, %zmm11, %zmm11
-    vpternlogq $150, %zmm11, %zmm16, %zmm12
-    vshufi64x2 $78, %zmm12, %zmm12, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vextracti32x4 $1, %zmm12, %xmm16
-    vpxord %xmm16, %xmm12, %xmm12
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k192_w32_tag_done_be
-    vmovdqa %xmm7, %xmm13
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
-    vpxor %xmm15, %xmm13, %xmm13
-    vmovdqu %xmm13, 48(%rdx)
-    vpxor %xmm13, %xmm13, %xmm13
-    vmovdqu %xmm13, 32(%rdx)
-    vmovdqu %xmm13, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w32_tail_done
-.Laes_gen_vaes512_gcm_enc_k192_w32_tag_done_be:
-    vmovdqu %xmm12, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w32_tail_done
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w32_reduce
 .Laes_gen_vaes512_gcm_enc_k192_w32_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm15
-    vpaddd %xmm8, %xmm15, %xmm15
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
-    vmovdqu %xmm15, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k192_w32_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k192_w32_tag_done
-.Laes_gen_vaes512_gcm_enc_k192_w32_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm12, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k192_w32_no_last
-    vmovdqu 48(%rdx), %xmm13
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k192_w32_l_times_h
-    vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_vaes512_gcm_enc_k192_w32_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm16
-    vpxord %xmm16, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w32_sums
-.Laes_gen_vaes512_gcm_enc_k192_w32_no_last:
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_vaes512_gcm_enc_k192_w32_sums:
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w32_tail_past4
     vmovdqa64 %zmm8, %zmm0
@@ -4681,56 +4443,56 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqa64 %zmm1, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 128(%r8), %zmm13
     vpxord %zmm13, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rcx)
     vmovdqa64 %zmm2, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1152(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1152(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 192(%r8), %zmm13
     vpxord %zmm13, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rcx)
     vmovdqa64 %zmm3, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1216(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1216(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $256, %r8
     add $256, %rcx
-    add $256, %r11
+    add $256, %rax
     sub $256, %r9
 .Laes_gen_vaes512_gcm_enc_k192_w32_tail_past4:
     cmp $128, %r9
@@ -4775,30 +4537,30 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqa64 %zmm1, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_enc_k192_w32_tail_past2:
     cmp $64, %r9
@@ -4828,25 +4590,25 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_enc_k192_w32_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k192_w32_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
@@ -4873,13 +4635,13 @@ aes_gen_vaes512_gcm_enc_k192_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
 .Laes_gen_vaes512_gcm_enc_k192_w32_reduce:
     vpternlogq $150, %zmm10, %zmm12, %zmm11
@@ -4976,7 +4738,7 @@ aes_gen_vaes512_gcm_enc_k192_w32:
 #   %zmm15 rk11
 #   %zmm14 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_enc_k192_w16
     .type aes_gen_vaes512_gcm_enc_k192_w16, @function
     .p2align 5
@@ -5322,8 +5084,6 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_enc_k192_w16_short_no_ek0:
 .Laes_gen_vaes512_gcm_enc_k192_w16_tail_start:
-    cmp $240, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k192_w16_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -5331,34 +5091,36 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k192_w16_tail_be
+    jnz .Laes_gen_vaes512_gcm_enc_k192_w16_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k192_w16_tag_done_be
-.Laes_gen_vaes512_gcm_enc_k192_w16_tail_be:
+    jz .Laes_gen_vaes512_gcm_enc_k192_w16_tag_done
+.Laes_gen_vaes512_gcm_enc_k192_w16_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k192_w16_no_last_be
+    jz .Laes_gen_vaes512_gcm_enc_k192_w16_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k192_w16_l_times_h_be
+    jnz .Laes_gen_vaes512_gcm_enc_k192_w16_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_enc_k192_w16_l_times_h_be:
+.Laes_gen_vaes512_gcm_enc_k192_w16_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w16_sums_be
-.Laes_gen_vaes512_gcm_enc_k192_w16_no_last_be:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w16_sums
+.Laes_gen_vaes512_gcm_enc_k192_w16_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_enc_k192_w16_sums_be:
+.Laes_gen_vaes512_gcm_enc_k192_w16_sums:
+    cmp $240, %r11b
+    ja .Laes_gen_vaes512_gcm_enc_k192_w16_tail_le
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w16_tail_past2_be
     vmovdqa64 %zmm2, %zmm0
@@ -5399,30 +5161,30 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     vmovdqu64 64(%r8), %zmm9
     vpxord %zmm9, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqa64 %zmm1, %zmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vpclmulqdq $0, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $17, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1088(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1088(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_enc_k192_w16_tail_past2_be:
     cmp $64, %r9
@@ -5451,25 +5213,25 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_enc_k192_w16_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes512_gcm_enc_k192_w16_reduce_be
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    jz .Laes_gen_vaes512_gcm_enc_k192_w16_reduce
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm2
     vpxord %zmm13, %zmm0, %zmm0
@@ -5495,76 +5257,16 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
-.Laes_gen_vaes512_gcm_enc_k192_w16_reduce_be:
-    vpternlogq $150, %zmm6, %zmm8, %zmm7
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
-    vpclmulqdq $16, %zmm11, %zmm6, %zmm12
-    vpshufd $78, %zmm6, %zmm6
-    vpternlogq $150, %zmm6, %zmm12, %zmm7
-    vpclmulqdq $16, %zmm11, %zmm7, %zmm12
-    vpshufd $78, %zmm7, %zmm7
-    vpternlogq $150, %zmm7, %zmm12, %zmm8
-    vshufi64x2 $78, %zmm8, %zmm8, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vextracti32x4 $1, %zmm8, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k192_w16_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w16_tail_done
-.Laes_gen_vaes512_gcm_enc_k192_w16_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w16_tail_done
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w16_reduce
 .Laes_gen_vaes512_gcm_enc_k192_w16_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k192_w16_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k192_w16_tag_done
-.Laes_gen_vaes512_gcm_enc_k192_w16_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k192_w16_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k192_w16_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_enc_k192_w16_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w16_sums
-.Laes_gen_vaes512_gcm_enc_k192_w16_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_enc_k192_w16_sums:
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w16_tail_past2
     vmovdqa64 %zmm4, %zmm0
@@ -5607,30 +5309,30 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     vmovdqu64 64(%r8), %zmm9
     vpxord %zmm9, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqa64 %zmm1, %zmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vpclmulqdq $0, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $17, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1088(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1088(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_enc_k192_w16_tail_past2:
     cmp $64, %r9
@@ -5660,25 +5362,25 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_enc_k192_w16_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k192_w16_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
@@ -5705,13 +5407,13 @@ aes_gen_vaes512_gcm_enc_k192_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
 .Laes_gen_vaes512_gcm_enc_k192_w16_reduce:
     vpternlogq $150, %zmm6, %zmm8, %zmm7
@@ -5802,7 +5504,7 @@ aes_gen_vaes512_gcm_enc_k192_w16:
 #   %zmm13 rk11
 #   %zmm12 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_enc_k192_w8
     .type aes_gen_vaes512_gcm_enc_k192_w8, @function
     .p2align 5
@@ -6054,7 +5756,7 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w8_no_last
@@ -6102,25 +5804,25 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     vpxord %zmm9, %zmm7, %zmm7
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm7, %zmm10
+    vpclmulqdq $0, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, (%r11), %zmm7, %zmm10
+    vpclmulqdq $17, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm6, %zmm6
     vpshufd $78, %zmm7, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
+    vpclmulqdq $0, 1024(%rax), %zmm7, %zmm7
     vpxord %zmm7, %zmm5, %zmm5
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_enc_k192_w8_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k192_w8_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
@@ -6147,13 +5849,13 @@ aes_gen_vaes512_gcm_enc_k192_w8:
     vpxord %zmm9, %zmm7, %zmm7
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm7, %zmm10
+    vpclmulqdq $0, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, (%r11), %zmm7, %zmm10
+    vpclmulqdq $17, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm6, %zmm6
     vpshufd $78, %zmm7, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
+    vpclmulqdq $0, 1024(%rax), %zmm7, %zmm7
     vpxord %zmm7, %zmm5, %zmm5
 .Laes_gen_vaes512_gcm_enc_k192_w8_reduce:
     vpternlogq $150, %zmm4, %zmm6, %zmm5
@@ -6244,7 +5946,7 @@ aes_gen_vaes512_gcm_enc_k192_w8:
 #   %xmm15 rk11
 #   %xmm14 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_enc_k192_w4
     .type aes_gen_vaes512_gcm_enc_k192_w4, @function
     .p2align 5
@@ -6590,8 +6292,6 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_enc_k192_w4_short_no_ek0:
 .Laes_gen_vaes512_gcm_enc_k192_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k192_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -6599,34 +6299,36 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k192_w4_tail_be
+    jnz .Laes_gen_vaes512_gcm_enc_k192_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k192_w4_tag_done_be
-.Laes_gen_vaes512_gcm_enc_k192_w4_tail_be:
+    jz .Laes_gen_vaes512_gcm_enc_k192_w4_tag_done
+.Laes_gen_vaes512_gcm_enc_k192_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k192_w4_no_last_be
+    jz .Laes_gen_vaes512_gcm_enc_k192_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k192_w4_l_times_h_be
+    jnz .Laes_gen_vaes512_gcm_enc_k192_w4_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_enc_k192_w4_l_times_h_be:
+.Laes_gen_vaes512_gcm_enc_k192_w4_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w4_sums_be
-.Laes_gen_vaes512_gcm_enc_k192_w4_no_last_be:
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w4_sums
+.Laes_gen_vaes512_gcm_enc_k192_w4_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_enc_k192_w4_sums_be:
+.Laes_gen_vaes512_gcm_enc_k192_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_vaes512_gcm_enc_k192_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w4_tail_past2_be
     vmovdqa %xmm2, %xmm0
@@ -6667,30 +6369,30 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes512_gcm_enc_k192_w4_tail_past2_be:
     cmp $16, %r9
@@ -6719,25 +6421,25 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes512_gcm_enc_k192_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes512_gcm_enc_k192_w4_reduce_be
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    jz .Laes_gen_vaes512_gcm_enc_k192_w4_reduce
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm2
     vpxor %xmm13, %xmm0, %xmm0
@@ -6763,74 +6465,16 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-.Laes_gen_vaes512_gcm_enc_k192_w4_reduce_be:
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
-    vpshufd $78, %xmm6, %xmm6
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm12, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm12, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k192_w4_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w4_tail_done
-.Laes_gen_vaes512_gcm_enc_k192_w4_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w4_tail_done
+    jmp .Laes_gen_vaes512_gcm_enc_k192_w4_reduce
 .Laes_gen_vaes512_gcm_enc_k192_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k192_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k192_w4_tag_done
-.Laes_gen_vaes512_gcm_enc_k192_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k192_w4_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k192_w4_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_enc_k192_w4_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_enc_k192_w4_sums
-.Laes_gen_vaes512_gcm_enc_k192_w4_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_enc_k192_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes512_gcm_enc_k192_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -6873,30 +6517,30 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes512_gcm_enc_k192_w4_tail_past2:
     cmp $16, %r9
@@ -6926,25 +6570,25 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes512_gcm_enc_k192_w4_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k192_w4_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
@@ -6971,13 +6615,13 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_enc_k192_w4_reduce:
     vpxor %xmm6, %xmm7, %xmm7
@@ -7065,7 +6709,7 @@ aes_gen_vaes512_gcm_enc_k192_w4:
 #   %xmm12 rk11
 #   %xmm11 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_enc_k192_w1
     .type aes_gen_vaes512_gcm_enc_k192_w1, @function
     .p2align 5
@@ -7234,7 +6878,7 @@ aes_gen_vaes512_gcm_enc_k192_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k192_w1_no_last
@@ -7257,10 +6901,10 @@ aes_gen_vaes512_gcm_enc_k192_w1:
 .Laes_gen_vaes512_gcm_enc_k192_w1_sums:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k192_w1_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa %xmm1, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
@@ -7287,13 +6931,13 @@ aes_gen_vaes512_gcm_enc_k192_w1:
     vpxor %xmm8, %xmm6, %xmm6
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
+    vpclmulqdq $0, (%rax), %xmm6, %xmm9
     vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
+    vpclmulqdq $17, (%rax), %xmm6, %xmm9
     vpxor %xmm9, %xmm5, %xmm5
     vpshufd $78, %xmm6, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%rax), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
 .Laes_gen_vaes512_gcm_enc_k192_w1_reduce:
     vpxor %xmm3, %xmm4, %xmm4
@@ -7387,7 +7031,7 @@ aes_gen_vaes512_gcm_enc_k192_w1:
 #   %zmm19 rk13
 #   %zmm18 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_enc_k256_w32
     .type aes_gen_vaes512_gcm_enc_k256_w32, @function
     .p2align 5
@@ -7983,8 +7627,6 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     .byte 0x62,0xb2,0x45,0x08,0xdd,0xfa    # vaesenclast %xmm18, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_enc_k256_w32_short_no_ek0:
 .Laes_gen_vaes512_gcm_enc_k256_w32_tail_start:
-    cmp $224, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k256_w32_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm15
@@ -7992,34 +7634,36 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
     vmovdqu %xmm15, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k256_w32_tail_be
+    jnz .Laes_gen_vaes512_gcm_enc_k256_w32_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k256_w32_tag_done_be
-.Laes_gen_vaes512_gcm_enc_k256_w32_tail_be:
+    jz .Laes_gen_vaes512_gcm_enc_k256_w32_tag_done
+.Laes_gen_vaes512_gcm_enc_k256_w32_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm12, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k256_w32_no_last_be
+    jz .Laes_gen_vaes512_gcm_enc_k256_w32_no_last
     vmovdqu 48(%rdx), %xmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k256_w32_l_times_h_be
+    jnz .Laes_gen_vaes512_gcm_enc_k256_w32_l_times_h
     vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_vaes512_gcm_enc_k256_w32_l_times_h_be:
+.Laes_gen_vaes512_gcm_enc_k256_w32_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
     vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
     vpshufd $78, %xmm13, %xmm16
     vpxord %xmm16, %xmm13, %xmm13
     vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w32_sums_be
-.Laes_gen_vaes512_gcm_enc_k256_w32_no_last_be:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w32_sums
+.Laes_gen_vaes512_gcm_enc_k256_w32_no_last:
     vpxor %xmm10, %xmm10, %xmm10
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_vaes512_gcm_enc_k256_w32_sums_be:
+.Laes_gen_vaes512_gcm_enc_k256_w32_sums:
+    cmp $224, %r11b
+    ja .Laes_gen_vaes512_gcm_enc_k256_w32_tail_le
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w32_tail_past4_be
     vmovdqa64 %zmm6, %zmm0
@@ -8096,56 +7740,56 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqa64 %zmm1, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 128(%r8), %zmm13
     vpxord %zmm13, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rcx)
     vmovdqa64 %zmm2, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1152(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1152(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 192(%r8), %zmm13
     vpxord %zmm13, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rcx)
     vmovdqa64 %zmm3, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1216(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1216(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $256, %r8
     add $256, %rcx
-    add $256, %r11
+    add $256, %rax
     sub $256, %r9
 .Laes_gen_vaes512_gcm_enc_k256_w32_tail_past4_be:
     cmp $128, %r9
@@ -8192,30 +7836,30 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqa64 %zmm1, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_enc_k256_w32_tail_past2_be:
     cmp $64, %r9
@@ -8246,25 +7890,25 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_enc_k256_w32_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes512_gcm_enc_k256_w32_reduce_be
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    jz .Laes_gen_vaes512_gcm_enc_k256_w32_reduce
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm6, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm6
     vpxord %zmm17, %zmm0, %zmm0
@@ -8292,76 +7936,16 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
-.Laes_gen_vaes512_gcm_enc_k256_w32_reduce_be:
-    vpternlogq $150, %zmm10, %zmm12, %zmm11
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
-    vpclmulqdq $16, %zmm15, %zmm10, %zmm16
-    vpshufd $78, %zmm10, %zmm10
-    vpternlogq $150, %zmm10, %zmm16, %zmm11
-    vpclmulqdq $16, %zmm15, %zmm11, %zmm16
-    vpshufd $78, %zmm11, %zmm11
-    vpternlogq $150, %zmm11, %zmm16, %zmm12
-    vshufi64x2 $78, %zmm12, %zmm12, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vextracti32x4 $1, %zmm12, %xmm16
-    vpxord %xmm16, %xmm12, %xmm12
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k256_w32_tag_done_be
-    vmovdqa %xmm7, %xmm13
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
-    vpxor %xmm15, %xmm13, %xmm13
-    vmovdqu %xmm13, 48(%rdx)
-    vpxor %xmm13, %xmm13, %xmm13
-    vmovdqu %xmm13, 32(%rdx)
-    vmovdqu %xmm13, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w32_tail_done
-.Laes_gen_vaes512_gcm_enc_k256_w32_tag_done_be:
-    vmovdqu %xmm12, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w32_tail_done
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w32_reduce
 .Laes_gen_vaes512_gcm_enc_k256_w32_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm15
-    vpaddd %xmm8, %xmm15, %xmm15
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
-    vmovdqu %xmm15, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k256_w32_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k256_w32_tag_done
-.Laes_gen_vaes512_gcm_enc_k256_w32_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm12, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k256_w32_no_last
-    vmovdqu 48(%rdx), %xmm13
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k256_w32_l_times_h
-    vpxor %xmm12, %xmm13, %xmm13
-.Laes_gen_vaes512_gcm_enc_k256_w32_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm16
-    vpxord %xmm16, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w32_sums
-.Laes_gen_vaes512_gcm_enc_k256_w32_no_last:
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-.Laes_gen_vaes512_gcm_enc_k256_w32_sums:
     cmp $256, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w32_tail_past4
     vmovdqa64 %zmm8, %zmm0
@@ -8442,56 +8026,56 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqa64 %zmm1, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 128(%r8), %zmm13
     vpxord %zmm13, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rcx)
     vmovdqa64 %zmm2, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 128(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 128(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1152(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1152(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 192(%r8), %zmm13
     vpxord %zmm13, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rcx)
     vmovdqa64 %zmm3, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 192(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 192(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1216(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1216(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $256, %r8
     add $256, %rcx
-    add $256, %r11
+    add $256, %rax
     sub $256, %r9
 .Laes_gen_vaes512_gcm_enc_k256_w32_tail_past4:
     cmp $128, %r9
@@ -8540,30 +8124,30 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     vmovdqu64 64(%r8), %zmm13
     vpxord %zmm13, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqa64 %zmm1, %zmm13
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%r11), %zmm13, %zmm16
+    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_enc_k256_w32_tail_past2:
     cmp $64, %r9
@@ -8595,25 +8179,25 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_enc_k256_w32_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k256_w32_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
@@ -8642,13 +8226,13 @@ aes_gen_vaes512_gcm_enc_k256_w32:
     vpxord %zmm15, %zmm13, %zmm13
     vpxor %xmm15, %xmm15, %xmm15
     vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm13, %zmm16
+    vpclmulqdq $0, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%r11), %zmm13, %zmm16
+    vpclmulqdq $17, (%rax), %zmm13, %zmm16
     vpxord %zmm16, %zmm12, %zmm12
     vpshufd $78, %zmm13, %zmm16
     vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%r11), %zmm13, %zmm13
+    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
     vpxord %zmm13, %zmm11, %zmm11
 .Laes_gen_vaes512_gcm_enc_k256_w32_reduce:
     vpternlogq $150, %zmm10, %zmm12, %zmm11
@@ -8749,7 +8333,7 @@ aes_gen_vaes512_gcm_enc_k256_w32:
 #   %zmm15 rk13
 #   %zmm14 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_enc_k256_w16
     .type aes_gen_vaes512_gcm_enc_k256_w16, @function
     .p2align 5
@@ -9117,8 +8701,6 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_enc_k256_w16_short_no_ek0:
 .Laes_gen_vaes512_gcm_enc_k256_w16_tail_start:
-    cmp $240, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k256_w16_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -9126,34 +8708,36 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k256_w16_tail_be
+    jnz .Laes_gen_vaes512_gcm_enc_k256_w16_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k256_w16_tag_done_be
-.Laes_gen_vaes512_gcm_enc_k256_w16_tail_be:
+    jz .Laes_gen_vaes512_gcm_enc_k256_w16_tag_done
+.Laes_gen_vaes512_gcm_enc_k256_w16_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k256_w16_no_last_be
+    jz .Laes_gen_vaes512_gcm_enc_k256_w16_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k256_w16_l_times_h_be
+    jnz .Laes_gen_vaes512_gcm_enc_k256_w16_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_enc_k256_w16_l_times_h_be:
+.Laes_gen_vaes512_gcm_enc_k256_w16_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w16_sums_be
-.Laes_gen_vaes512_gcm_enc_k256_w16_no_last_be:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w16_sums
+.Laes_gen_vaes512_gcm_enc_k256_w16_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_enc_k256_w16_sums_be:
+.Laes_gen_vaes512_gcm_enc_k256_w16_sums:
+    cmp $240, %r11b
+    ja .Laes_gen_vaes512_gcm_enc_k256_w16_tail_le
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w16_tail_past2_be
     vmovdqa64 %zmm2, %zmm0
@@ -9198,30 +8782,30 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     vmovdqu64 64(%r8), %zmm9
     vpxord %zmm9, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqa64 %zmm1, %zmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vpclmulqdq $0, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $17, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1088(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1088(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_enc_k256_w16_tail_past2_be:
     cmp $64, %r9
@@ -9252,25 +8836,25 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_enc_k256_w16_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes512_gcm_enc_k256_w16_reduce_be
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    jz .Laes_gen_vaes512_gcm_enc_k256_w16_reduce
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm2
     vpxord %zmm13, %zmm0, %zmm0
@@ -9298,76 +8882,16 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
-.Laes_gen_vaes512_gcm_enc_k256_w16_reduce_be:
-    vpternlogq $150, %zmm6, %zmm8, %zmm7
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
-    vpclmulqdq $16, %zmm11, %zmm6, %zmm12
-    vpshufd $78, %zmm6, %zmm6
-    vpternlogq $150, %zmm6, %zmm12, %zmm7
-    vpclmulqdq $16, %zmm11, %zmm7, %zmm12
-    vpshufd $78, %zmm7, %zmm7
-    vpternlogq $150, %zmm7, %zmm12, %zmm8
-    vshufi64x2 $78, %zmm8, %zmm8, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vextracti32x4 $1, %zmm8, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k256_w16_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w16_tail_done
-.Laes_gen_vaes512_gcm_enc_k256_w16_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w16_tail_done
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w16_reduce
 .Laes_gen_vaes512_gcm_enc_k256_w16_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k256_w16_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k256_w16_tag_done
-.Laes_gen_vaes512_gcm_enc_k256_w16_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k256_w16_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k256_w16_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_enc_k256_w16_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w16_sums
-.Laes_gen_vaes512_gcm_enc_k256_w16_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_enc_k256_w16_sums:
     cmp $128, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w16_tail_past2
     vmovdqa64 %zmm4, %zmm0
@@ -9414,30 +8938,30 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     vmovdqu64 64(%r8), %zmm9
     vpxord %zmm9, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqa64 %zmm1, %zmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vpclmulqdq $0, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 64(%r11), %zmm9, %zmm12
+    vpclmulqdq $17, 64(%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1088(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1088(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $128, %r8
     add $128, %rcx
-    add $128, %r11
+    add $128, %rax
     sub $128, %r9
 .Laes_gen_vaes512_gcm_enc_k256_w16_tail_past2:
     cmp $64, %r9
@@ -9469,25 +8993,25 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_enc_k256_w16_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k256_w16_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
@@ -9516,13 +9040,13 @@ aes_gen_vaes512_gcm_enc_k256_w16:
     vpxord %zmm11, %zmm9, %zmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm9, %zmm12
+    vpclmulqdq $0, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%r11), %zmm9, %zmm12
+    vpclmulqdq $17, (%rax), %zmm9, %zmm12
     vpxord %zmm12, %zmm8, %zmm8
     vpshufd $78, %zmm9, %zmm12
     vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%r11), %zmm9, %zmm9
+    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
     vpxord %zmm9, %zmm7, %zmm7
 .Laes_gen_vaes512_gcm_enc_k256_w16_reduce:
     vpternlogq $150, %zmm6, %zmm8, %zmm7
@@ -9617,7 +9141,7 @@ aes_gen_vaes512_gcm_enc_k256_w16:
 #   %zmm13 rk13
 #   %zmm12 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_enc_k256_w8
     .type aes_gen_vaes512_gcm_enc_k256_w8, @function
     .p2align 5
@@ -9883,7 +9407,7 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm6, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w8_no_last
@@ -9933,25 +9457,25 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     vpxord %zmm9, %zmm7, %zmm7
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm7, %zmm10
+    vpclmulqdq $0, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, (%r11), %zmm7, %zmm10
+    vpclmulqdq $17, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm6, %zmm6
     vpshufd $78, %zmm7, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
+    vpclmulqdq $0, 1024(%rax), %zmm7, %zmm7
     vpxord %zmm7, %zmm5, %zmm5
     add $64, %r8
     add $64, %rcx
-    add $64, %r11
+    add $64, %rax
     sub $64, %r9
 .Laes_gen_vaes512_gcm_enc_k256_w8_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k256_w8_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa64 %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
@@ -9980,13 +9504,13 @@ aes_gen_vaes512_gcm_enc_k256_w8:
     vpxord %zmm9, %zmm7, %zmm7
     vpxor %xmm9, %xmm9, %xmm9
     vmovdqu %xmm9, (%rdx)
-    vpclmulqdq $0, (%r11), %zmm7, %zmm10
+    vpclmulqdq $0, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, (%r11), %zmm7, %zmm10
+    vpclmulqdq $17, (%rax), %zmm7, %zmm10
     vpxord %zmm10, %zmm6, %zmm6
     vpshufd $78, %zmm7, %zmm10
     vpxord %zmm10, %zmm7, %zmm7
-    vpclmulqdq $0, 1024(%r11), %zmm7, %zmm7
+    vpclmulqdq $0, 1024(%rax), %zmm7, %zmm7
     vpxord %zmm7, %zmm5, %zmm5
 .Laes_gen_vaes512_gcm_enc_k256_w8_reduce:
     vpternlogq $150, %zmm4, %zmm6, %zmm5
@@ -10081,7 +9605,7 @@ aes_gen_vaes512_gcm_enc_k256_w8:
 #   %xmm15 rk13
 #   %xmm14 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_enc_k256_w4
     .type aes_gen_vaes512_gcm_enc_k256_w4, @function
     .p2align 5
@@ -10449,8 +9973,6 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_enc_k256_w4_short_no_ek0:
 .Laes_gen_vaes512_gcm_enc_k256_w4_tail_start:
-    cmp $252, %r11b
-    ja .Laes_gen_vaes512_gcm_enc_k256_w4_tail_le
     lea 15(%r9), %rax
     shr $4, %rax
     vmovq %rax, %xmm11
@@ -10458,34 +9980,36 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
     vmovdqu %xmm11, 16(%rdx)
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k256_w4_tail_be
+    jnz .Laes_gen_vaes512_gcm_enc_k256_w4_tail
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k256_w4_tag_done_be
-.Laes_gen_vaes512_gcm_enc_k256_w4_tail_be:
+    jz .Laes_gen_vaes512_gcm_enc_k256_w4_tag_done
+.Laes_gen_vaes512_gcm_enc_k256_w4_tail:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm8, (%rdx)
     test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k256_w4_no_last_be
+    jz .Laes_gen_vaes512_gcm_enc_k256_w4_no_last
     vmovdqu 48(%rdx), %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
     test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k256_w4_l_times_h_be
+    jnz .Laes_gen_vaes512_gcm_enc_k256_w4_l_times_h
     vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_enc_k256_w4_l_times_h_be:
+.Laes_gen_vaes512_gcm_enc_k256_w4_l_times_h:
     vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
     vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
     vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w4_sums_be
-.Laes_gen_vaes512_gcm_enc_k256_w4_no_last_be:
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w4_sums
+.Laes_gen_vaes512_gcm_enc_k256_w4_no_last:
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_enc_k256_w4_sums_be:
+.Laes_gen_vaes512_gcm_enc_k256_w4_sums:
+    cmp $252, %r11b
+    ja .Laes_gen_vaes512_gcm_enc_k256_w4_tail_le
     cmp $32, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w4_tail_past2_be
     vmovdqa %xmm2, %xmm0
@@ -10530,30 +10054,30 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes512_gcm_enc_k256_w4_tail_past2_be:
     cmp $16, %r9
@@ -10584,25 +10108,25 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes512_gcm_enc_k256_w4_tail_past1_be:
     test %r9, %r9
-    jz .Laes_gen_vaes512_gcm_enc_k256_w4_reduce_be
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    jz .Laes_gen_vaes512_gcm_enc_k256_w4_reduce
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm2
     vpxor %xmm13, %xmm0, %xmm0
@@ -10630,74 +10154,16 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
-.Laes_gen_vaes512_gcm_enc_k256_w4_reduce_be:
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
-    vpshufd $78, %xmm6, %xmm6
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm12, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm12, %xmm8, %xmm8
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k256_w4_tag_done_be
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w4_tail_done
-.Laes_gen_vaes512_gcm_enc_k256_w4_tag_done_be:
-    vmovdqu %xmm8, (%rdx)
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w4_tail_done
+    jmp .Laes_gen_vaes512_gcm_enc_k256_w4_reduce
 .Laes_gen_vaes512_gcm_enc_k256_w4_tail_le:
-    lea 15(%r9), %rax
-    shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k256_w4_tail
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k256_w4_tag_done
-.Laes_gen_vaes512_gcm_enc_k256_w4_tail:
-    add %r10, %rax
-    shl $4, %rax
-    neg %rax
-    lea 1024(%rsi,%rax,1), %r11
-    vmovdqu %xmm8, (%rdx)
-    test %r10, %r10
-    jz .Laes_gen_vaes512_gcm_enc_k256_w4_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    test %r9, %r9
-    jnz .Laes_gen_vaes512_gcm_enc_k256_w4_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
-.Laes_gen_vaes512_gcm_enc_k256_w4_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
-    jmp .Laes_gen_vaes512_gcm_enc_k256_w4_sums
-.Laes_gen_vaes512_gcm_enc_k256_w4_no_last:
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-.Laes_gen_vaes512_gcm_enc_k256_w4_sums:
     cmp $32, %r9
     jb .Laes_gen_vaes512_gcm_enc_k256_w4_tail_past2
     vmovdqa %xmm4, %xmm0
@@ -10744,30 +10210,30 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     vmovdqu 16(%r8), %xmm9
     vpxor %xmm9, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
     vmovdqa %xmm1, %xmm9
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $0, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%r11), %xmm9, %xmm12
+    vpclmulqdq $17, 16(%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $32, %r8
     add $32, %rcx
-    add $32, %r11
+    add $32, %rax
     sub $32, %r9
 .Laes_gen_vaes512_gcm_enc_k256_w4_tail_past2:
     cmp $16, %r9
@@ -10799,25 +10265,25 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
     add $16, %r8
     add $16, %rcx
-    add $16, %r11
+    add $16, %rax
     sub $16, %r9
 .Laes_gen_vaes512_gcm_enc_k256_w4_tail_past1:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k256_w4_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
@@ -10846,13 +10312,13 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vpxor %xmm11, %xmm9, %xmm9
     vpxor %xmm11, %xmm11, %xmm11
     vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm9, %xmm12
+    vpclmulqdq $0, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%r11), %xmm9, %xmm12
+    vpclmulqdq $17, (%rax), %xmm9, %xmm12
     vpxor %xmm12, %xmm8, %xmm8
     vpshufd $78, %xmm9, %xmm12
     vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%r11), %xmm9, %xmm9
+    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
     vpxor %xmm9, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_enc_k256_w4_reduce:
     vpxor %xmm6, %xmm7, %xmm7
@@ -10944,7 +10410,7 @@ aes_gen_vaes512_gcm_enc_k256_w4:
 #   %xmm12 rk13
 #   %xmm11 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
-#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits in the groups, the tail's next key power; rax tail counts, masks; k1 the tail's byte mask
+#   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_enc_k256_w1
     .type aes_gen_vaes512_gcm_enc_k256_w1, @function
     .p2align 5
@@ -11121,7 +10587,7 @@ aes_gen_vaes512_gcm_enc_k256_w1:
     add %r10, %rax
     shl $4, %rax
     neg %rax
-    lea 1024(%rsi,%rax,1), %r11
+    lea 1024(%rsi,%rax,1), %rax
     vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_enc_k256_w1_no_last
@@ -11144,10 +10610,10 @@ aes_gen_vaes512_gcm_enc_k256_w1:
 .Laes_gen_vaes512_gcm_enc_k256_w1_sums:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_enc_k256_w1_reduce
-    xor %rax, %rax
-    bts %r9, %rax
-    sub $1, %rax
-    kmovq %rax, %k1
+    xor %r11, %r11
+    bts %r9, %r11
+    sub $1, %r11
+    kmovq %r11, %k1
     vmovdqa %xmm1, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
@@ -11176,13 +10642,13 @@ aes_gen_vaes512_gcm_enc_k256_w1:
     vpxor %xmm8, %xmm6, %xmm6
     vpxor %xmm8, %xmm8, %xmm8
     vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%r11), %xmm6, %xmm9
+    vpclmulqdq $0, (%rax), %xmm6, %xmm9
     vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, (%r11), %xmm6, %xmm9
+    vpclmulqdq $17, (%rax), %xmm6, %xmm9
     vpxor %xmm9, %xmm5, %xmm5
     vpshufd $78, %xmm6, %xmm9
     vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%r11), %xmm6, %xmm6
+    vpclmulqdq $0, 1024(%rax), %xmm6, %xmm6
     vpxor %xmm6, %xmm4, %xmm4
 .Laes_gen_vaes512_gcm_enc_k256_w1_reduce:
     vpxor %xmm3, %xmm4, %xmm4
