@@ -337,9 +337,8 @@ class Tail:
         self.be = blocks[-2] if len(blocks) - 2 >= widest else None
         if self.ek is not None:
             k.plan.notes[blocks[-1]] = "in the tail E(J0)"
-        if self.be is not None:
-            k.plan.notes[self.be] = "in the tail the counter blocks, big-endian"
         if self.be is not None:  # the tail's counters as they come, big-endian
+            k.plan.notes[self.be] = "in the tail the counter blocks, big-endian"
             if vec.lanes > 1:
                 vec.add32(p, rip(c.lanes_be), ctr, self.be)
             else:
