@@ -102,12 +102,14 @@ static uint64_t rdtsc(void)
     return (uint64_t)hi << 32 | lo;
 }
 
-/* 64 dependent adds per iteration: one per cycle on every x86-64 core. */
+/* 64 dependent register-register adds per iteration: one per cycle on every
+ * x86-64 core.  Not `add $1`: Intel cores since Golden Cove fold immediate
+ * adds at rename and run such a chain several times a cycle. */
 static void add_chain(long iters)
 {
-    uint64_t x = 0;
-    __asm__ volatile("1:\n\t.rept 64\n\tadd $1, %0\n\t.endr\n\tdec %1\n\tjnz 1b"
-                     : "+r"(x), "+r"(iters) : : "cc");
+    uint64_t x = 0, one = 1;
+    __asm__ volatile("1:\n\t.rept 64\n\tadd %2, %0\n\t.endr\n\tdec %1\n\tjnz 1b"
+                     : "+r"(x), "+r"(iters) : "r"(one) : "cc");
 }
 #endif
 

@@ -163,25 +163,26 @@
 #   %zmm6 blocks 24-27; in the tail the counter blocks, big-endian
 #   %zmm7 blocks 28-31; in the tail E(J0)
 #   %zmm8 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %zmm9 temporary: data loads
-#   %zmm10 GHASH: low products
-#   %zmm11 GHASH: middle products
-#   %zmm12 GHASH: high products; between groups the running hash, reflected
-#   %zmm13 GHASH: a block register of data
-#   %zmm14 GHASH: the next one
-#   %zmm15 GHASH: a key power, a product
-#   %zmm16 GHASH: a product
-#   %zmm17 rk0
-#   %zmm27 rk1
-#   %zmm26 rk2
-#   %zmm25 rk3
-#   %zmm24 rk4
-#   %zmm23 rk5
-#   %zmm22 rk6
-#   %zmm21 rk7
-#   %zmm20 rk8
-#   %zmm19 rk9
-#   %zmm18 rk10
+#   %zmm9 GHASH: low products
+#   %zmm10 GHASH: middle products
+#   %zmm11 GHASH: high products; between groups the running hash, reflected
+#   %zmm12 GHASH: a block register of data
+#   %zmm13 GHASH: the next one
+#   %zmm14 GHASH: a key power, a product
+#   %zmm15 GHASH: a product
+#   %zmm16 the byte reversal, in the groups
+#   %zmm17 in the groups, a block register's lanes added to byte 15 of every lane: from one register's counters to the next's
+#   %zmm18 rk0
+#   %zmm28 rk1
+#   %zmm27 rk2
+#   %zmm26 rk3
+#   %zmm25 rk4
+#   %zmm24 rk5
+#   %zmm23 rk6
+#   %zmm22 rk7
+#   %zmm21 rk8
+#   %zmm20 rk9
+#   %zmm19 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k128_w32
@@ -189,21 +190,21 @@
     .p2align 5
 aes_gen_vaes512_gcm_dec_k128_w32:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm17
-    vbroadcasti32x4 16(%rdi), %zmm27
-    vbroadcasti32x4 32(%rdi), %zmm26
-    vbroadcasti32x4 48(%rdi), %zmm25
-    vbroadcasti32x4 64(%rdi), %zmm24
-    vbroadcasti32x4 80(%rdi), %zmm23
-    vbroadcasti32x4 96(%rdi), %zmm22
-    vbroadcasti32x4 112(%rdi), %zmm21
-    vbroadcasti32x4 128(%rdi), %zmm20
-    vbroadcasti32x4 144(%rdi), %zmm19
-    vbroadcasti32x4 160(%rdi), %zmm18
+    vbroadcasti32x4 0(%rdi), %zmm18
+    vbroadcasti32x4 16(%rdi), %zmm28
+    vbroadcasti32x4 32(%rdi), %zmm27
+    vbroadcasti32x4 48(%rdi), %zmm26
+    vbroadcasti32x4 64(%rdi), %zmm25
+    vbroadcasti32x4 80(%rdi), %zmm24
+    vbroadcasti32x4 96(%rdi), %zmm23
+    vbroadcasti32x4 112(%rdi), %zmm22
+    vbroadcasti32x4 128(%rdi), %zmm21
+    vbroadcasti32x4 144(%rdi), %zmm20
+    vbroadcasti32x4 160(%rdi), %zmm19
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
-    vmovdqu (%rdx), %xmm12
+    vmovdqu (%rdx), %xmm11
     vbroadcasti32x4 16(%rdx), %zmm8
     mov 28(%rdx), %r11d
     bswap %r11d
@@ -216,7 +217,8 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w32_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxord %xmm17, %xmm0, %xmm0
+    vpxord %xmm18, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
@@ -225,25 +227,26 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc3    # vaesenclast %xmm19, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w32_no_ek0:
+    vmovdqu64 .Lvaes512_gcm_bswap(%rip), %zmm16
+    vmovdqu64 .Lvaes512_gcm_inc_be4+64(%rip), %zmm17
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w32_loop:
     cmp $220, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k128_w32_carry42
-    vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
-    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm8, %zmm1
-    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm8, %zmm2
-    vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm8, %zmm3
-    vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm8, %zmm4
-    vpaddd .Lvaes512_gcm_inc_be4+320(%rip), %zmm8, %zmm5
-    vpaddd .Lvaes512_gcm_inc_be4+384(%rip), %zmm8, %zmm6
-    vpaddd .Lvaes512_gcm_inc_be4+448(%rip), %zmm8, %zmm7
-    vpaddd .Lvaes512_gcm_inc_be4+512(%rip), %zmm8, %zmm8
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w32_counted42
-.Laes_gen_vaes512_gcm_dec_k128_w32_carry42:
+    ja .Laes_gen_vaes512_gcm_dec_k128_w32_carry44
+    vmovdqa64 %zmm8, %zmm0
+    vpaddd %zmm17, %zmm0, %zmm1
+    vpaddd %zmm17, %zmm1, %zmm2
+    vpaddd %zmm17, %zmm2, %zmm3
+    vpaddd %zmm17, %zmm3, %zmm4
+    vpaddd %zmm17, %zmm4, %zmm5
+    vpaddd %zmm17, %zmm5, %zmm6
+    vpaddd %zmm17, %zmm6, %zmm7
+    vpaddd %zmm17, %zmm7, %zmm8
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w32_counted44
+.Laes_gen_vaes512_gcm_dec_k128_w32_carry44:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -263,185 +266,185 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     vpaddd .Lvaes512_gcm_inc4+512(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-.Laes_gen_vaes512_gcm_dec_k128_w32_counted42:
+.Laes_gen_vaes512_gcm_dec_k128_w32_counted44:
     add $32, %r11d
-    vpxord %zmm17, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vmovdqu64 0(%r8), %zmm13
-    vpxord %zmm17, %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpxord %zmm17, %zmm3, %zmm3
-    vmovdqu64 64(%r8), %zmm14
-    vpxord %zmm17, %zmm4, %zmm4
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
-    vpxord %zmm17, %zmm5, %zmm5
-    vpxord %zmm12, %zmm13, %zmm13
-    vpxord %zmm17, %zmm6, %zmm6
-    vpxord %zmm17, %zmm7, %zmm7
-    vpclmulqdq $0, 512(%rsi), %zmm13, %zmm10
+    vpxord %zmm18, %zmm0, %zmm0
+    vpxord %zmm18, %zmm1, %zmm1
+    vmovdqu64 0(%r8), %zmm12
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm16, %zmm12, %zmm12
+    vpxord %zmm18, %zmm3, %zmm3
+    vmovdqu64 64(%r8), %zmm13
+    vpxord %zmm18, %zmm4, %zmm4
+    vpshufb %zmm16, %zmm13, %zmm13
+    vpxord %zmm18, %zmm5, %zmm5
+    vpxord %zmm11, %zmm12, %zmm12
+    vpxord %zmm18, %zmm6, %zmm6
+    vpxord %zmm18, %zmm7, %zmm7
+    vpclmulqdq $0, 512(%rsi), %zmm12, %zmm9
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    vpclmulqdq $0, 576(%rsi), %zmm13, %zmm15
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
+    vpxord %zmm15, %zmm9, %zmm9
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
+    vpclmulqdq $17, 512(%rsi), %zmm12, %zmm11
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
+    vpclmulqdq $17, 576(%rsi), %zmm13, %zmm15
+    .byte 0x62,0x92,0x5d,0x48,0xdc,0xe4    # vaesenc %zmm28, %zmm4, %zmm4
+    .byte 0x62,0x92,0x55,0x48,0xdc,0xec    # vaesenc %zmm28, %zmm5, %zmm5
+    vpxord %zmm15, %zmm11, %zmm11
+    .byte 0x62,0x92,0x4d,0x48,0xdc,0xf4    # vaesenc %zmm28, %zmm6, %zmm6
+    vpshufd $78, %zmm12, %zmm15
+    .byte 0x62,0x92,0x45,0x48,0xdc,0xfc    # vaesenc %zmm28, %zmm7, %zmm7
+    vpxord %zmm15, %zmm12, %zmm12
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
-    vpclmulqdq $0, 576(%rsi), %zmm14, %zmm16
+    vpshufd $78, %zmm13, %zmm14
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
-    vpxord %zmm16, %zmm10, %zmm10
+    vpxord %zmm14, %zmm13, %zmm13
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
-    vpclmulqdq $17, 512(%rsi), %zmm13, %zmm12
+    vpclmulqdq $0, 1536(%rsi), %zmm12, %zmm10
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
-    vpclmulqdq $17, 576(%rsi), %zmm14, %zmm16
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe3    # vaesenc %zmm27, %zmm4, %zmm4
+    vpclmulqdq $0, 1600(%rsi), %zmm13, %zmm13
     .byte 0x62,0x92,0x55,0x48,0xdc,0xeb    # vaesenc %zmm27, %zmm5, %zmm5
-    vpxord %zmm16, %zmm12, %zmm12
+    vpxord %zmm13, %zmm10, %zmm10
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf3    # vaesenc %zmm27, %zmm6, %zmm6
-    vpshufd $78, %zmm13, %zmm16
+    vmovdqu64 128(%r8), %zmm12
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfb    # vaesenc %zmm27, %zmm7, %zmm7
-    vpxord %zmm16, %zmm13, %zmm13
+    vpshufb %zmm16, %zmm12, %zmm12
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
-    vpshufd $78, %zmm14, %zmm15
+    vmovdqu64 192(%r8), %zmm13
     .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
-    vpxord %zmm15, %zmm14, %zmm14
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
-    vpclmulqdq $0, 1536(%rsi), %zmm13, %zmm11
+    vpshufb %zmm16, %zmm13, %zmm13
     .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
+    vpclmulqdq $0, 640(%rsi), %zmm12, %zmm15
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe2    # vaesenc %zmm26, %zmm4, %zmm4
-    vpclmulqdq $0, 1600(%rsi), %zmm14, %zmm14
+    vpclmulqdq $0, 704(%rsi), %zmm13, %zmm14
     .byte 0x62,0x92,0x55,0x48,0xdc,0xea    # vaesenc %zmm26, %zmm5, %zmm5
-    vpxord %zmm14, %zmm11, %zmm11
+    vpternlogq $150, %zmm15, %zmm14, %zmm9
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf2    # vaesenc %zmm26, %zmm6, %zmm6
-    vmovdqu64 128(%r8), %zmm13
+    vpclmulqdq $17, 640(%rsi), %zmm12, %zmm15
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfa    # vaesenc %zmm26, %zmm7, %zmm7
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $17, 704(%rsi), %zmm13, %zmm14
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
-    vmovdqu64 192(%r8), %zmm14
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
+    vpternlogq $150, %zmm15, %zmm14, %zmm11
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
+    vpshufd $78, %zmm12, %zmm15
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
-    vpclmulqdq $0, 640(%rsi), %zmm13, %zmm16
+    vpxord %zmm15, %zmm12, %zmm12
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe1    # vaesenc %zmm25, %zmm4, %zmm4
-    vpclmulqdq $0, 704(%rsi), %zmm14, %zmm15
+    vpshufd $78, %zmm13, %zmm14
     .byte 0x62,0x92,0x55,0x48,0xdc,0xe9    # vaesenc %zmm25, %zmm5, %zmm5
-    vpternlogq $150, %zmm16, %zmm15, %zmm10
+    vpxord %zmm14, %zmm13, %zmm13
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf1    # vaesenc %zmm25, %zmm6, %zmm6
-    vpclmulqdq $17, 640(%rsi), %zmm13, %zmm16
     .byte 0x62,0x92,0x45,0x48,0xdc,0xf9    # vaesenc %zmm25, %zmm7, %zmm7
-    vpclmulqdq $17, 704(%rsi), %zmm14, %zmm15
+    vpclmulqdq $0, 1664(%rsi), %zmm12, %zmm12
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    vpclmulqdq $0, 1728(%rsi), %zmm13, %zmm13
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
-    vpternlogq $150, %zmm16, %zmm15, %zmm12
+    vpternlogq $150, %zmm12, %zmm13, %zmm10
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
-    vpshufd $78, %zmm13, %zmm16
+    vmovdqu64 256(%r8), %zmm12
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
-    vpxord %zmm16, %zmm13, %zmm13
+    vpshufb %zmm16, %zmm12, %zmm12
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe0    # vaesenc %zmm24, %zmm4, %zmm4
-    vpshufd $78, %zmm14, %zmm15
     .byte 0x62,0x92,0x55,0x48,0xdc,0xe8    # vaesenc %zmm24, %zmm5, %zmm5
-    vpxord %zmm15, %zmm14, %zmm14
+    vmovdqu64 320(%r8), %zmm13
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf0    # vaesenc %zmm24, %zmm6, %zmm6
+    vpshufb %zmm16, %zmm13, %zmm13
     .byte 0x62,0x92,0x45,0x48,0xdc,0xf8    # vaesenc %zmm24, %zmm7, %zmm7
-    vpclmulqdq $0, 1664(%rsi), %zmm13, %zmm13
+    vpclmulqdq $0, 768(%rsi), %zmm12, %zmm15
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
-    vpclmulqdq $0, 1728(%rsi), %zmm14, %zmm14
+    vpclmulqdq $0, 832(%rsi), %zmm13, %zmm14
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
-    vpternlogq $150, %zmm13, %zmm14, %zmm11
+    vpternlogq $150, %zmm15, %zmm14, %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
-    vmovdqu64 256(%r8), %zmm13
+    vpclmulqdq $17, 768(%rsi), %zmm12, %zmm15
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe7    # vaesenc %zmm23, %zmm4, %zmm4
+    vpclmulqdq $17, 832(%rsi), %zmm13, %zmm14
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xef    # vaesenc %zmm23, %zmm5, %zmm5
-    vmovdqu64 320(%r8), %zmm14
+    vpternlogq $150, %zmm15, %zmm14, %zmm11
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf7    # vaesenc %zmm23, %zmm6, %zmm6
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
+    vpshufd $78, %zmm12, %zmm15
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xff    # vaesenc %zmm23, %zmm7, %zmm7
-    vpclmulqdq $0, 768(%rsi), %zmm13, %zmm16
+    vpxord %zmm15, %zmm12, %zmm12
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
-    vpclmulqdq $0, 832(%rsi), %zmm14, %zmm15
+    vpshufd $78, %zmm13, %zmm14
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
-    vpternlogq $150, %zmm16, %zmm15, %zmm10
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
-    vpclmulqdq $17, 768(%rsi), %zmm13, %zmm16
+    vpxord %zmm14, %zmm13, %zmm13
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
+    vpclmulqdq $0, 1792(%rsi), %zmm12, %zmm12
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe6    # vaesenc %zmm22, %zmm4, %zmm4
-    vpclmulqdq $17, 832(%rsi), %zmm14, %zmm15
+    vpclmulqdq $0, 1856(%rsi), %zmm13, %zmm13
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xee    # vaesenc %zmm22, %zmm5, %zmm5
-    vpternlogq $150, %zmm16, %zmm15, %zmm12
+    vpternlogq $150, %zmm12, %zmm13, %zmm10
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf6    # vaesenc %zmm22, %zmm6, %zmm6
-    vpshufd $78, %zmm13, %zmm16
+    vmovdqu64 384(%r8), %zmm12
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfe    # vaesenc %zmm22, %zmm7, %zmm7
-    vpxord %zmm16, %zmm13, %zmm13
+    vpshufb %zmm16, %zmm12, %zmm12
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    vpshufd $78, %zmm14, %zmm15
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
+    vmovdqu64 448(%r8), %zmm13
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
-    vpxord %zmm15, %zmm14, %zmm14
+    vpshufb %zmm16, %zmm13, %zmm13
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
-    vpclmulqdq $0, 1792(%rsi), %zmm13, %zmm13
+    vpclmulqdq $0, 896(%rsi), %zmm12, %zmm15
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe5    # vaesenc %zmm21, %zmm4, %zmm4
-    vpclmulqdq $0, 1856(%rsi), %zmm14, %zmm14
+    vpclmulqdq $0, 960(%rsi), %zmm13, %zmm14
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xed    # vaesenc %zmm21, %zmm5, %zmm5
-    vpternlogq $150, %zmm13, %zmm14, %zmm11
+    vpternlogq $150, %zmm15, %zmm14, %zmm9
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf5    # vaesenc %zmm21, %zmm6, %zmm6
-    vmovdqu64 384(%r8), %zmm13
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfd    # vaesenc %zmm21, %zmm7, %zmm7
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $17, 896(%rsi), %zmm12, %zmm15
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    vpclmulqdq $17, 960(%rsi), %zmm13, %zmm14
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    vmovdqu64 448(%r8), %zmm14
+    vpternlogq $150, %zmm15, %zmm14, %zmm11
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
+    vpshufd $78, %zmm12, %zmm15
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
-    vpclmulqdq $0, 896(%rsi), %zmm13, %zmm16
+    vpxord %zmm15, %zmm12, %zmm12
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe4    # vaesenc %zmm20, %zmm4, %zmm4
-    vpclmulqdq $0, 960(%rsi), %zmm14, %zmm15
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xec    # vaesenc %zmm20, %zmm5, %zmm5
-    vpternlogq $150, %zmm16, %zmm15, %zmm10
+    vpshufd $78, %zmm13, %zmm14
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf4    # vaesenc %zmm20, %zmm6, %zmm6
+    vpxord %zmm14, %zmm13, %zmm13
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfc    # vaesenc %zmm20, %zmm7, %zmm7
-    vpclmulqdq $17, 896(%rsi), %zmm13, %zmm16
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    vpclmulqdq $17, 960(%rsi), %zmm14, %zmm15
-    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    vpternlogq $150, %zmm16, %zmm15, %zmm12
-    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
-    vpshufd $78, %zmm13, %zmm16
-    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
-    vpxord %zmm16, %zmm13, %zmm13
-    .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe3    # vaesenc %zmm19, %zmm4, %zmm4
-    .byte 0x62,0xb2,0x55,0x48,0xdc,0xeb    # vaesenc %zmm19, %zmm5, %zmm5
-    vpshufd $78, %zmm14, %zmm15
-    .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf3    # vaesenc %zmm19, %zmm6, %zmm6
-    vpxord %zmm15, %zmm14, %zmm14
-    .byte 0x62,0xb2,0x45,0x48,0xdc,0xfb    # vaesenc %zmm19, %zmm7, %zmm7
-    vpclmulqdq $0, 1920(%rsi), %zmm13, %zmm13
-    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    vpclmulqdq $0, 1984(%rsi), %zmm14, %zmm14
-    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
-    vpternlogq $150, %zmm13, %zmm14, %zmm11
-    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd2    # vaesenclast %zmm18, %zmm2, %zmm2
-    vpternlogq $150, %zmm10, %zmm12, %zmm11
-    .byte 0x62,0xb2,0x65,0x48,0xdd,0xda    # vaesenclast %zmm18, %zmm3, %zmm3
-    .byte 0x62,0xb2,0x5d,0x48,0xdd,0xe2    # vaesenclast %zmm18, %zmm4, %zmm4
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
-    .byte 0x62,0xb2,0x55,0x48,0xdd,0xea    # vaesenclast %zmm18, %zmm5, %zmm5
-    vpclmulqdq $16, %zmm15, %zmm10, %zmm16
-    .byte 0x62,0xb2,0x4d,0x48,0xdd,0xf2    # vaesenclast %zmm18, %zmm6, %zmm6
-    vpshufd $78, %zmm10, %zmm10
-    .byte 0x62,0xb2,0x45,0x48,0xdd,0xfa    # vaesenclast %zmm18, %zmm7, %zmm7
-    vpternlogq $150, %zmm10, %zmm16, %zmm11
+    vpclmulqdq $0, 1920(%rsi), %zmm12, %zmm12
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm19, %zmm0, %zmm0
+    vpclmulqdq $0, 1984(%rsi), %zmm13, %zmm13
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm19, %zmm1, %zmm1
+    vpternlogq $150, %zmm12, %zmm13, %zmm10
+    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd3    # vaesenclast %zmm19, %zmm2, %zmm2
+    vpternlogq $150, %zmm9, %zmm11, %zmm10
+    .byte 0x62,0xb2,0x65,0x48,0xdd,0xdb    # vaesenclast %zmm19, %zmm3, %zmm3
+    .byte 0x62,0xb2,0x5d,0x48,0xdd,0xe3    # vaesenclast %zmm19, %zmm4, %zmm4
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm14
+    .byte 0x62,0xb2,0x55,0x48,0xdd,0xeb    # vaesenclast %zmm19, %zmm5, %zmm5
+    vpclmulqdq $16, %zmm14, %zmm9, %zmm15
+    .byte 0x62,0xb2,0x4d,0x48,0xdd,0xf3    # vaesenclast %zmm19, %zmm6, %zmm6
+    vpshufd $78, %zmm9, %zmm9
+    .byte 0x62,0xb2,0x45,0x48,0xdd,0xfb    # vaesenclast %zmm19, %zmm7, %zmm7
+    vpternlogq $150, %zmm9, %zmm15, %zmm10
     vpxord 0(%r8), %zmm0, %zmm0
-    vpclmulqdq $16, %zmm15, %zmm11, %zmm16
+    vpclmulqdq $16, %zmm14, %zmm10, %zmm15
     vpxord 64(%r8), %zmm1, %zmm1
     vpxord 128(%r8), %zmm2, %zmm2
-    vpshufd $78, %zmm11, %zmm11
+    vpshufd $78, %zmm10, %zmm10
     vpxord 192(%r8), %zmm3, %zmm3
-    vpternlogq $150, %zmm11, %zmm16, %zmm12
+    vpternlogq $150, %zmm10, %zmm15, %zmm11
     vpxord 256(%r8), %zmm4, %zmm4
-    vshufi64x2 $78, %zmm12, %zmm12, %zmm16
+    vshufi64x2 $78, %zmm11, %zmm11, %zmm15
     vpxord 320(%r8), %zmm5, %zmm5
-    vpxord %zmm16, %zmm12, %zmm12
+    vpxord %zmm15, %zmm11, %zmm11
     vpxord 384(%r8), %zmm6, %zmm6
-    vextracti32x4 $1, %zmm12, %xmm16
+    vextracti32x4 $1, %zmm11, %xmm15
     vpxord 448(%r8), %zmm7, %zmm7
-    vpxord %xmm16, %xmm12, %xmm12
+    vpxor %xmm15, %xmm11, %xmm11
     vmovdqu64 %zmm0, 0(%rcx)
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqu64 %zmm2, 128(%rcx)
@@ -467,7 +470,8 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w32_short_no_ek0
     vmovdqu 32(%rdx), %xmm7
-    vpxord %xmm17, %xmm7, %xmm7
+    vpxord %xmm18, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfc    # vaesenc %xmm28, %xmm7, %xmm7
     .byte 0x62,0x92,0x45,0x08,0xdc,0xfb    # vaesenc %xmm27, %xmm7, %xmm7
     .byte 0x62,0x92,0x45,0x08,0xdc,0xfa    # vaesenc %xmm26, %xmm7, %xmm7
     .byte 0x62,0x92,0x45,0x08,0xdc,0xf9    # vaesenc %xmm25, %xmm7, %xmm7
@@ -476,16 +480,15 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     .byte 0x62,0xb2,0x45,0x08,0xdc,0xfe    # vaesenc %xmm22, %xmm7, %xmm7
     .byte 0x62,0xb2,0x45,0x08,0xdc,0xfd    # vaesenc %xmm21, %xmm7, %xmm7
     .byte 0x62,0xb2,0x45,0x08,0xdc,0xfc    # vaesenc %xmm20, %xmm7, %xmm7
-    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfb    # vaesenc %xmm19, %xmm7, %xmm7
-    .byte 0x62,0xb2,0x45,0x08,0xdd,0xfa    # vaesenclast %xmm18, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdd,0xfb    # vaesenclast %xmm19, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_dec_k128_w32_short_no_ek0:
 .Laes_gen_vaes512_gcm_dec_k128_w32_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
-    vmovq %rax, %xmm15
-    vpaddd %xmm8, %xmm15, %xmm15
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
-    vmovdqu %xmm15, 16(%rdx)
+    vmovq %rax, %xmm14
+    vpaddd %xmm8, %xmm14, %xmm14
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm14, %xmm14
+    vmovdqu %xmm14, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k128_w32_tail
     test %r10, %r10
@@ -495,25 +498,25 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %rax
-    vmovdqu %xmm12, (%rdx)
+    vmovdqu %xmm11, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w32_no_last
-    vmovdqu 48(%rdx), %xmm13
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu 48(%rdx), %xmm12
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm12
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k128_w32_l_times_h
-    vpxor %xmm12, %xmm13, %xmm13
+    vpxor %xmm11, %xmm12, %xmm12
 .Laes_gen_vaes512_gcm_dec_k128_w32_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm16
-    vpxord %xmm16, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
+    vpclmulqdq $0, 1008(%rsi), %xmm12, %xmm9
+    vpclmulqdq $17, 1008(%rsi), %xmm12, %xmm11
+    vpshufd $78, %xmm12, %xmm15
+    vpxor %xmm15, %xmm12, %xmm12
+    vpclmulqdq $0, 2032(%rsi), %xmm12, %xmm10
     jmp .Laes_gen_vaes512_gcm_dec_k128_w32_sums
 .Laes_gen_vaes512_gcm_dec_k128_w32_no_last:
+    vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
 .Laes_gen_vaes512_gcm_dec_k128_w32_sums:
     cmp $224, %r11b
     ja .Laes_gen_vaes512_gcm_dec_k128_w32_tail_le
@@ -524,10 +527,14 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm6, %zmm2
     vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm6, %zmm3
     vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm6, %zmm6
-    vpxord %zmm17, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm17, %zmm3, %zmm3
+    vpxord %zmm18, %zmm0, %zmm0
+    vpxord %zmm18, %zmm1, %zmm1
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm18, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
@@ -560,66 +567,62 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
-    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
-    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd2    # vaesenclast %zmm18, %zmm2, %zmm2
-    .byte 0x62,0xb2,0x65,0x48,0xdd,0xda    # vaesenclast %zmm18, %zmm3, %zmm3
-    vmovdqu64 (%r8), %zmm13
-    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd3    # vaesenclast %zmm19, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdd,0xdb    # vaesenclast %zmm19, %zmm3, %zmm3
+    vmovdqu64 (%r8), %zmm12
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 64(%r8), %zmm13
-    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 64(%r8), %zmm12
+    vpxord %zmm12, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 128(%r8), %zmm13
-    vpxord %zmm13, %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1088(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 128(%r8), %zmm12
+    vpxord %zmm12, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 128(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 128(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1152(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 192(%r8), %zmm13
-    vpxord %zmm13, %zmm3, %zmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 128(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 128(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1152(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 192(%r8), %zmm12
+    vpxord %zmm12, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 192(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 192(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1216(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 192(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 192(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1216(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
     add $256, %r8
     add $256, %rcx
     add $256, %rax
@@ -630,8 +633,10 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vmovdqa64 %zmm6, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm6, %zmm6
-    vpxord %zmm17, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm18, %zmm0, %zmm0
+    vpxord %zmm18, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
@@ -648,38 +653,36 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
-    vmovdqu64 (%r8), %zmm13
-    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm19, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm12
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 64(%r8), %zmm13
-    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 64(%r8), %zmm12
+    vpxord %zmm12, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1088(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
     add $128, %r8
     add $128, %rcx
     add $128, %rax
@@ -689,7 +692,8 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     jb .Laes_gen_vaes512_gcm_dec_k128_w32_tail_past1_be
     vmovdqa64 %zmm6, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm6
-    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm18, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
@@ -698,24 +702,23 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    vmovdqu64 (%r8), %zmm13
-    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm19, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm12
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
     add $64, %r8
     add $64, %rcx
     add $64, %rax
@@ -729,7 +732,8 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     kmovq %r11, %k1
     vmovdqa64 %zmm6, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm6
-    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm18, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
@@ -738,24 +742,23 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    vmovdqu8 (%r8), %zmm13{%k1}{z}
-    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm19, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm12{%k1}{z}
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
     jmp .Laes_gen_vaes512_gcm_dec_k128_w32_reduce
 .Laes_gen_vaes512_gcm_dec_k128_w32_tail_le:
     cmp $256, %r9
@@ -769,10 +772,14 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpaddd .Lvaes512_gcm_inc4+192(%rip), %zmm8, %zmm3
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm8, %zmm8
-    vpxord %zmm17, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm17, %zmm3, %zmm3
+    vpxord %zmm18, %zmm0, %zmm0
+    vpxord %zmm18, %zmm1, %zmm1
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm18, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
@@ -805,66 +812,62 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
-    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
-    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd2    # vaesenclast %zmm18, %zmm2, %zmm2
-    .byte 0x62,0xb2,0x65,0x48,0xdd,0xda    # vaesenclast %zmm18, %zmm3, %zmm3
-    vmovdqu64 (%r8), %zmm13
-    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd3    # vaesenclast %zmm19, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdd,0xdb    # vaesenclast %zmm19, %zmm3, %zmm3
+    vmovdqu64 (%r8), %zmm12
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 64(%r8), %zmm13
-    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 64(%r8), %zmm12
+    vpxord %zmm12, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 128(%r8), %zmm13
-    vpxord %zmm13, %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1088(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 128(%r8), %zmm12
+    vpxord %zmm12, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 128(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 128(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1152(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 192(%r8), %zmm13
-    vpxord %zmm13, %zmm3, %zmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 128(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 128(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1152(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 192(%r8), %zmm12
+    vpxord %zmm12, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 192(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 192(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1216(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 192(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 192(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1216(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
     add $256, %r8
     add $256, %rcx
     add $256, %rax
@@ -877,8 +880,10 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm8, %zmm8
-    vpxord %zmm17, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm18, %zmm0, %zmm0
+    vpxord %zmm18, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
@@ -895,38 +900,36 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
-    vmovdqu64 (%r8), %zmm13
-    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm19, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm12
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 64(%r8), %zmm13
-    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 64(%r8), %zmm12
+    vpxord %zmm12, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1088(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
     add $128, %r8
     add $128, %rcx
     add $128, %rax
@@ -937,7 +940,8 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vmovdqa64 %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
-    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm18, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
@@ -946,24 +950,23 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    vmovdqu64 (%r8), %zmm13
-    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm19, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm12
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
     add $64, %r8
     add $64, %rcx
     add $64, %rax
@@ -978,7 +981,8 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vmovdqa64 %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
-    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm18, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
@@ -987,49 +991,48 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    vmovdqu8 (%r8), %zmm13{%k1}{z}
-    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm19, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm12{%k1}{z}
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
 .Laes_gen_vaes512_gcm_dec_k128_w32_reduce:
-    vpternlogq $150, %zmm10, %zmm12, %zmm11
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
-    vpclmulqdq $16, %zmm15, %zmm10, %zmm16
+    vpternlogq $150, %zmm9, %zmm11, %zmm10
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm14
+    vpclmulqdq $16, %zmm14, %zmm9, %zmm15
+    vpshufd $78, %zmm9, %zmm9
+    vpternlogq $150, %zmm9, %zmm15, %zmm10
+    vpclmulqdq $16, %zmm14, %zmm10, %zmm15
     vpshufd $78, %zmm10, %zmm10
-    vpternlogq $150, %zmm10, %zmm16, %zmm11
-    vpclmulqdq $16, %zmm15, %zmm11, %zmm16
-    vpshufd $78, %zmm11, %zmm11
-    vpternlogq $150, %zmm11, %zmm16, %zmm12
-    vshufi64x2 $78, %zmm12, %zmm12, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vextracti32x4 $1, %zmm12, %xmm16
-    vpxord %xmm16, %xmm12, %xmm12
+    vpternlogq $150, %zmm10, %zmm15, %zmm11
+    vshufi64x2 $78, %zmm11, %zmm11, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vextracti32x4 $1, %zmm11, %xmm15
+    vpxor %xmm15, %xmm11, %xmm11
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w32_tag_done
-    vmovdqa %xmm7, %xmm13
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
-    vpxor %xmm15, %xmm13, %xmm13
-    vmovdqu %xmm13, 48(%rdx)
-    vpxor %xmm13, %xmm13, %xmm13
-    vmovdqu %xmm13, 32(%rdx)
-    vmovdqu %xmm13, (%rdx)
+    vmovdqa %xmm7, %xmm12
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vmovdqu %xmm12, 48(%rdx)
+    vpxor %xmm12, %xmm12, %xmm12
+    vmovdqu %xmm12, 32(%rdx)
+    vmovdqu %xmm12, (%rdx)
     jmp .Laes_gen_vaes512_gcm_dec_k128_w32_tail_done
 .Laes_gen_vaes512_gcm_dec_k128_w32_tag_done:
-    vmovdqu %xmm12, (%rdx)
+    vmovdqu %xmm11, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w32_tail_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1060,6 +1063,7 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     vpxord %xmm25, %xmm25, %xmm25
     vpxord %xmm26, %xmm26, %xmm26
     vpxord %xmm27, %xmm27, %xmm27
+    vpxord %xmm28, %xmm28, %xmm28
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k128_w32, .-aes_gen_vaes512_gcm_dec_k128_w32
@@ -1076,25 +1080,26 @@ aes_gen_vaes512_gcm_dec_k128_w32:
 #   %zmm2 blocks 8-11; in the tail the counter blocks, big-endian
 #   %zmm3 blocks 12-15; in the tail E(J0)
 #   %zmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %zmm5 temporary: data loads
-#   %zmm6 GHASH: low products
-#   %zmm7 GHASH: middle products
-#   %zmm8 GHASH: high products; between groups the running hash, reflected
-#   %zmm9 GHASH: a block register of data
-#   %zmm10 GHASH: the next one
-#   %zmm11 GHASH: a key power, a product
-#   %zmm12 GHASH: a product
-#   %zmm13 rk0
-#   %zmm23 rk1
-#   %zmm22 rk2
-#   %zmm21 rk3
-#   %zmm20 rk4
-#   %zmm19 rk5
-#   %zmm18 rk6
-#   %zmm17 rk7
-#   %zmm16 rk8
-#   %zmm15 rk9
-#   %zmm14 rk10
+#   %zmm5 GHASH: low products
+#   %zmm6 GHASH: middle products
+#   %zmm7 GHASH: high products; between groups the running hash, reflected
+#   %zmm8 GHASH: a block register of data
+#   %zmm9 GHASH: the next one
+#   %zmm10 GHASH: a key power, a product
+#   %zmm11 GHASH: a product
+#   %zmm12 the byte reversal, in the groups
+#   %zmm13 in the groups, a block register's lanes added to byte 15 of every lane: from one register's counters to the next's
+#   %zmm14 rk0
+#   %zmm24 rk1
+#   %zmm23 rk2
+#   %zmm22 rk3
+#   %zmm21 rk4
+#   %zmm20 rk5
+#   %zmm19 rk6
+#   %zmm18 rk7
+#   %zmm17 rk8
+#   %zmm16 rk9
+#   %zmm15 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k128_w16
@@ -1102,21 +1107,21 @@ aes_gen_vaes512_gcm_dec_k128_w32:
     .p2align 5
 aes_gen_vaes512_gcm_dec_k128_w16:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm13
-    vbroadcasti32x4 16(%rdi), %zmm23
-    vbroadcasti32x4 32(%rdi), %zmm22
-    vbroadcasti32x4 48(%rdi), %zmm21
-    vbroadcasti32x4 64(%rdi), %zmm20
-    vbroadcasti32x4 80(%rdi), %zmm19
-    vbroadcasti32x4 96(%rdi), %zmm18
-    vbroadcasti32x4 112(%rdi), %zmm17
-    vbroadcasti32x4 128(%rdi), %zmm16
-    vbroadcasti32x4 144(%rdi), %zmm15
-    vbroadcasti32x4 160(%rdi), %zmm14
+    vbroadcasti32x4 0(%rdi), %zmm14
+    vbroadcasti32x4 16(%rdi), %zmm24
+    vbroadcasti32x4 32(%rdi), %zmm23
+    vbroadcasti32x4 48(%rdi), %zmm22
+    vbroadcasti32x4 64(%rdi), %zmm21
+    vbroadcasti32x4 80(%rdi), %zmm20
+    vbroadcasti32x4 96(%rdi), %zmm19
+    vbroadcasti32x4 112(%rdi), %zmm18
+    vbroadcasti32x4 128(%rdi), %zmm17
+    vbroadcasti32x4 144(%rdi), %zmm16
+    vbroadcasti32x4 160(%rdi), %zmm15
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
-    vmovdqu (%rdx), %xmm8
+    vmovdqu (%rdx), %xmm7
     vbroadcasti32x4 16(%rdx), %zmm4
     mov 28(%rdx), %r11d
     bswap %r11d
@@ -1129,7 +1134,8 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w16_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm14, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
@@ -1138,21 +1144,22 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w16_no_ek0:
+    vmovdqu64 .Lvaes512_gcm_bswap(%rip), %zmm12
+    vmovdqu64 .Lvaes512_gcm_inc_be4+64(%rip), %zmm13
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w16_loop:
     cmp $236, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k128_w16_carry42
-    vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
-    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm4, %zmm1
-    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm4, %zmm2
-    vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm4, %zmm3
-    vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm4, %zmm4
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w16_counted42
-.Laes_gen_vaes512_gcm_dec_k128_w16_carry42:
+    ja .Laes_gen_vaes512_gcm_dec_k128_w16_carry44
+    vmovdqa64 %zmm4, %zmm0
+    vpaddd %zmm13, %zmm0, %zmm1
+    vpaddd %zmm13, %zmm1, %zmm2
+    vpaddd %zmm13, %zmm2, %zmm3
+    vpaddd %zmm13, %zmm3, %zmm4
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w16_counted44
+.Laes_gen_vaes512_gcm_dec_k128_w16_carry44:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -1164,103 +1171,103 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-.Laes_gen_vaes512_gcm_dec_k128_w16_counted42:
+.Laes_gen_vaes512_gcm_dec_k128_w16_counted44:
     add $16, %r11d
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm13, %zmm1, %zmm1
-    vmovdqu64 0(%r8), %zmm9
-    vpxord %zmm13, %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vpxord %zmm13, %zmm3, %zmm3
-    vmovdqu64 64(%r8), %zmm10
+    vpxord %zmm14, %zmm0, %zmm0
+    vpxord %zmm14, %zmm1, %zmm1
+    vmovdqu64 0(%r8), %zmm8
+    vpxord %zmm14, %zmm2, %zmm2
+    vpshufb %zmm12, %zmm8, %zmm8
+    vpxord %zmm14, %zmm3, %zmm3
+    vmovdqu64 64(%r8), %zmm9
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    vpshufb %zmm12, %zmm9, %zmm9
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    vpxord %zmm7, %zmm8, %zmm8
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
+    vpclmulqdq $0, 768(%rsi), %zmm8, %zmm5
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
+    vpclmulqdq $0, 832(%rsi), %zmm9, %zmm11
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm10, %zmm10
+    vpxord %zmm11, %zmm5, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
-    vpxord %zmm8, %zmm9, %zmm9
+    vpclmulqdq $17, 768(%rsi), %zmm8, %zmm7
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
-    vpclmulqdq $0, 768(%rsi), %zmm9, %zmm6
+    vpclmulqdq $17, 832(%rsi), %zmm9, %zmm11
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
-    vpclmulqdq $0, 832(%rsi), %zmm10, %zmm12
+    vpxord %zmm11, %zmm7, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
-    vpxord %zmm12, %zmm6, %zmm6
+    vpshufd $78, %zmm8, %zmm11
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
-    vpclmulqdq $17, 768(%rsi), %zmm9, %zmm8
+    vpxord %zmm11, %zmm8, %zmm8
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
-    vpclmulqdq $17, 832(%rsi), %zmm10, %zmm12
+    vpshufd $78, %zmm9, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
-    vpxord %zmm12, %zmm8, %zmm8
+    vpxord %zmm10, %zmm9, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    vpshufd $78, %zmm9, %zmm12
+    vpclmulqdq $0, 1792(%rsi), %zmm8, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
-    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1856(%rsi), %zmm9, %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
-    vpshufd $78, %zmm10, %zmm11
+    vpxord %zmm9, %zmm6, %zmm6
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
-    vpxord %zmm11, %zmm10, %zmm10
+    vmovdqu64 128(%r8), %zmm8
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    vpclmulqdq $0, 1792(%rsi), %zmm9, %zmm7
+    vpshufb %zmm12, %zmm8, %zmm8
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    vpclmulqdq $0, 1856(%rsi), %zmm10, %zmm10
+    vmovdqu64 192(%r8), %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
-    vpxord %zmm10, %zmm7, %zmm7
+    vpshufb %zmm12, %zmm9, %zmm9
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
-    vmovdqu64 128(%r8), %zmm9
+    vpclmulqdq $0, 896(%rsi), %zmm8, %zmm11
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, 960(%rsi), %zmm9, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    vmovdqu64 192(%r8), %zmm10
+    vpternlogq $150, %zmm11, %zmm10, %zmm5
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm10, %zmm10
+    vpclmulqdq $17, 896(%rsi), %zmm8, %zmm11
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
-    vpclmulqdq $0, 896(%rsi), %zmm9, %zmm12
+    vpclmulqdq $17, 960(%rsi), %zmm9, %zmm10
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
-    vpclmulqdq $0, 960(%rsi), %zmm10, %zmm11
+    vpternlogq $150, %zmm11, %zmm10, %zmm7
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
-    vpternlogq $150, %zmm12, %zmm11, %zmm6
+    vpshufd $78, %zmm8, %zmm11
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm18, %zmm2, %zmm2
-    vpclmulqdq $17, 896(%rsi), %zmm9, %zmm12
+    vpxord %zmm11, %zmm8, %zmm8
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xda    # vaesenc %zmm18, %zmm3, %zmm3
-    vpclmulqdq $17, 960(%rsi), %zmm10, %zmm11
+    vpshufd $78, %zmm9, %zmm10
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
-    vpternlogq $150, %zmm12, %zmm11, %zmm8
+    vpxord %zmm10, %zmm9, %zmm9
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
-    vpshufd $78, %zmm9, %zmm12
+    vpclmulqdq $0, 1920(%rsi), %zmm8, %zmm8
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm17, %zmm2, %zmm2
-    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1984(%rsi), %zmm9, %zmm9
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xd9    # vaesenc %zmm17, %zmm3, %zmm3
-    vpshufd $78, %zmm10, %zmm11
+    vpternlogq $150, %zmm8, %zmm9, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
+    vpternlogq $150, %zmm5, %zmm7, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
-    vpclmulqdq $0, 1920(%rsi), %zmm9, %zmm9
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm10
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm16, %zmm2, %zmm2
-    vpclmulqdq $0, 1984(%rsi), %zmm10, %zmm10
+    vpclmulqdq $16, %zmm10, %zmm5, %zmm11
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xd8    # vaesenc %zmm16, %zmm3, %zmm3
-    vpternlogq $150, %zmm9, %zmm10, %zmm7
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    vpternlogq $150, %zmm6, %zmm8, %zmm7
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
-    .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm15, %zmm2, %zmm2
-    vpclmulqdq $16, %zmm11, %zmm6, %zmm12
-    .byte 0x62,0xd2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm15, %zmm3, %zmm3
+    vpshufd $78, %zmm5, %zmm5
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
+    vpternlogq $150, %zmm5, %zmm11, %zmm6
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcf    # vaesenclast %zmm15, %zmm1, %zmm1
+    vpclmulqdq $16, %zmm10, %zmm6, %zmm11
+    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd7    # vaesenclast %zmm15, %zmm2, %zmm2
     vpshufd $78, %zmm6, %zmm6
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
-    vpternlogq $150, %zmm6, %zmm12, %zmm7
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xce    # vaesenclast %zmm14, %zmm1, %zmm1
-    vpclmulqdq $16, %zmm11, %zmm7, %zmm12
-    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd6    # vaesenclast %zmm14, %zmm2, %zmm2
-    vpshufd $78, %zmm7, %zmm7
-    .byte 0x62,0xd2,0x65,0x48,0xdd,0xde    # vaesenclast %zmm14, %zmm3, %zmm3
-    vpternlogq $150, %zmm7, %zmm12, %zmm8
+    .byte 0x62,0xd2,0x65,0x48,0xdd,0xdf    # vaesenclast %zmm15, %zmm3, %zmm3
+    vpternlogq $150, %zmm6, %zmm11, %zmm7
     vpxord 0(%r8), %zmm0, %zmm0
-    vshufi64x2 $78, %zmm8, %zmm8, %zmm12
+    vshufi64x2 $78, %zmm7, %zmm7, %zmm11
     vpxord 64(%r8), %zmm1, %zmm1
-    vpxord %zmm12, %zmm8, %zmm8
+    vpxord %zmm11, %zmm7, %zmm7
     vpxord 128(%r8), %zmm2, %zmm2
-    vextracti32x4 $1, %zmm8, %xmm12
+    vextracti32x4 $1, %zmm7, %xmm11
     vpxord 192(%r8), %zmm3, %zmm3
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm11, %xmm7, %xmm7
     vmovdqu64 %zmm0, 0(%rcx)
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqu64 %zmm2, 128(%rcx)
@@ -1282,7 +1289,8 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w16_short_no_ek0
     vmovdqu 32(%rdx), %xmm3
-    vpxor %xmm13, %xmm3, %xmm3
+    vpxor %xmm14, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
@@ -1291,16 +1299,15 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xdf         # vaesenclast %xmm15, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_dec_k128_w16_short_no_ek0:
 .Laes_gen_vaes512_gcm_dec_k128_w16_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
+    vmovq %rax, %xmm10
+    vpaddd %xmm4, %xmm10, %xmm10
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
+    vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k128_w16_tail
     test %r10, %r10
@@ -1310,25 +1317,25 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %rax
-    vmovdqu %xmm8, (%rdx)
+    vmovdqu %xmm7, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w16_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu 48(%rdx), %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k128_w16_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
+    vpxor %xmm7, %xmm8, %xmm8
 .Laes_gen_vaes512_gcm_dec_k128_w16_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm5
+    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm6
     jmp .Laes_gen_vaes512_gcm_dec_k128_w16_sums
 .Laes_gen_vaes512_gcm_dec_k128_w16_no_last:
+    vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
 .Laes_gen_vaes512_gcm_dec_k128_w16_sums:
     cmp $240, %r11b
     ja .Laes_gen_vaes512_gcm_dec_k128_w16_tail_le
@@ -1337,8 +1344,10 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vmovdqa64 %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm2, %zmm2
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm0, %zmm0
+    vpxord %zmm14, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
@@ -1355,38 +1364,36 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xce    # vaesenclast %zmm14, %zmm1, %zmm1
-    vmovdqu64 (%r8), %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcf    # vaesenclast %zmm15, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm8
+    vpxord %zmm8, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vmovdqu (%rdx), %xmm11
-    vpxord %zmm11, %zmm9, %zmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
-    vmovdqu64 64(%r8), %zmm9
-    vpxord %zmm9, %zmm1, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vmovdqu (%rdx), %xmm10
+    vpxord %zmm10, %zmm8, %zmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1024(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
+    vmovdqu64 64(%r8), %zmm8
+    vpxord %zmm8, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vpclmulqdq $0, 64(%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 64(%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1088(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vpclmulqdq $0, 64(%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, 64(%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1088(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
     add $128, %r8
     add $128, %rcx
     add $128, %rax
@@ -1396,7 +1403,8 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     jb .Laes_gen_vaes512_gcm_dec_k128_w16_tail_past1_be
     vmovdqa64 %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm2
-    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm14, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
@@ -1405,24 +1413,23 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
-    vmovdqu64 (%r8), %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm8
+    vpxord %zmm8, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vmovdqu (%rdx), %xmm11
-    vpxord %zmm11, %zmm9, %zmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vmovdqu (%rdx), %xmm10
+    vpxord %zmm10, %zmm8, %zmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1024(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
     add $64, %r8
     add $64, %rcx
     add $64, %rax
@@ -1436,7 +1443,8 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     kmovq %r11, %k1
     vmovdqa64 %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm2
-    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm14, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
@@ -1445,24 +1453,23 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
-    vmovdqu8 (%r8), %zmm9{%k1}{z}
-    vpxord %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm8{%k1}{z}
+    vpxord %zmm8, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vmovdqu (%rdx), %xmm11
-    vpxord %zmm11, %zmm9, %zmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vmovdqu (%rdx), %xmm10
+    vpxord %zmm10, %zmm8, %zmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1024(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
     jmp .Laes_gen_vaes512_gcm_dec_k128_w16_reduce
 .Laes_gen_vaes512_gcm_dec_k128_w16_tail_le:
     cmp $128, %r9
@@ -1472,8 +1479,10 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm4, %zmm4
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm0, %zmm0
+    vpxord %zmm14, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
@@ -1490,38 +1499,36 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xce    # vaesenclast %zmm14, %zmm1, %zmm1
-    vmovdqu64 (%r8), %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcf    # vaesenclast %zmm15, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm8
+    vpxord %zmm8, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vmovdqu (%rdx), %xmm11
-    vpxord %zmm11, %zmm9, %zmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
-    vmovdqu64 64(%r8), %zmm9
-    vpxord %zmm9, %zmm1, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vmovdqu (%rdx), %xmm10
+    vpxord %zmm10, %zmm8, %zmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1024(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
+    vmovdqu64 64(%r8), %zmm8
+    vpxord %zmm8, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vpclmulqdq $0, 64(%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 64(%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1088(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vpclmulqdq $0, 64(%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, 64(%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1088(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
     add $128, %r8
     add $128, %rcx
     add $128, %rax
@@ -1532,7 +1539,8 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vmovdqa64 %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
-    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm14, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
@@ -1541,24 +1549,23 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
-    vmovdqu64 (%r8), %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm8
+    vpxord %zmm8, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vmovdqu (%rdx), %xmm11
-    vpxord %zmm11, %zmm9, %zmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vmovdqu (%rdx), %xmm10
+    vpxord %zmm10, %zmm8, %zmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1024(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
     add $64, %r8
     add $64, %rcx
     add $64, %rax
@@ -1573,7 +1580,8 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vmovdqa64 %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
-    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm14, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
@@ -1582,49 +1590,48 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
-    vmovdqu8 (%r8), %zmm9{%k1}{z}
-    vpxord %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm8{%k1}{z}
+    vpxord %zmm8, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vmovdqu (%rdx), %xmm11
-    vpxord %zmm11, %zmm9, %zmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vmovdqu (%rdx), %xmm10
+    vpxord %zmm10, %zmm8, %zmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1024(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
 .Laes_gen_vaes512_gcm_dec_k128_w16_reduce:
-    vpternlogq $150, %zmm6, %zmm8, %zmm7
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
-    vpclmulqdq $16, %zmm11, %zmm6, %zmm12
+    vpternlogq $150, %zmm5, %zmm7, %zmm6
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm10
+    vpclmulqdq $16, %zmm10, %zmm5, %zmm11
+    vpshufd $78, %zmm5, %zmm5
+    vpternlogq $150, %zmm5, %zmm11, %zmm6
+    vpclmulqdq $16, %zmm10, %zmm6, %zmm11
     vpshufd $78, %zmm6, %zmm6
-    vpternlogq $150, %zmm6, %zmm12, %zmm7
-    vpclmulqdq $16, %zmm11, %zmm7, %zmm12
-    vpshufd $78, %zmm7, %zmm7
-    vpternlogq $150, %zmm7, %zmm12, %zmm8
-    vshufi64x2 $78, %zmm8, %zmm8, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vextracti32x4 $1, %zmm8, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
+    vpternlogq $150, %zmm6, %zmm11, %zmm7
+    vshufi64x2 $78, %zmm7, %zmm7, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vextracti32x4 $1, %zmm7, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w16_tag_done
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
+    vmovdqa %xmm3, %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm7, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vmovdqu %xmm8, 48(%rdx)
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, 32(%rdx)
+    vmovdqu %xmm8, (%rdx)
     jmp .Laes_gen_vaes512_gcm_dec_k128_w16_tail_done
 .Laes_gen_vaes512_gcm_dec_k128_w16_tag_done:
-    vmovdqu %xmm8, (%rdx)
+    vmovdqu %xmm7, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w16_tail_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1651,6 +1658,7 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     vpxord %xmm21, %xmm21, %xmm21
     vpxord %xmm22, %xmm22, %xmm22
     vpxord %xmm23, %xmm23, %xmm23
+    vpxord %xmm24, %xmm24, %xmm24
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k128_w16, .-aes_gen_vaes512_gcm_dec_k128_w16
@@ -1665,25 +1673,26 @@ aes_gen_vaes512_gcm_dec_k128_w16:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7; in the tail E(J0)
 #   %zmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %zmm3 temporary: data loads
-#   %zmm4 GHASH: low products
-#   %zmm5 GHASH: middle products
-#   %zmm6 GHASH: high products; between groups the running hash, reflected
-#   %zmm7 GHASH: a block register of data
-#   %zmm8 GHASH: the next one
-#   %zmm9 GHASH: a key power, a product
-#   %zmm10 GHASH: a product
-#   %zmm11 rk0
-#   %zmm21 rk1
-#   %zmm20 rk2
-#   %zmm19 rk3
-#   %zmm18 rk4
-#   %zmm17 rk5
-#   %zmm16 rk6
-#   %zmm15 rk7
-#   %zmm14 rk8
-#   %zmm13 rk9
-#   %zmm12 rk10
+#   %zmm3 GHASH: low products
+#   %zmm4 GHASH: middle products
+#   %zmm5 GHASH: high products; between groups the running hash, reflected
+#   %zmm6 GHASH: a block register of data
+#   %zmm7 GHASH: the next one
+#   %zmm8 GHASH: a key power, a product
+#   %zmm9 GHASH: a product
+#   %zmm10 the byte reversal, in the groups
+#   %zmm11 in the groups, a block register's lanes added to byte 15 of every lane: from one register's counters to the next's
+#   %zmm12 rk0
+#   %zmm22 rk1
+#   %zmm21 rk2
+#   %zmm20 rk3
+#   %zmm19 rk4
+#   %zmm18 rk5
+#   %zmm17 rk6
+#   %zmm16 rk7
+#   %zmm15 rk8
+#   %zmm14 rk9
+#   %zmm13 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k128_w8
@@ -1691,21 +1700,21 @@ aes_gen_vaes512_gcm_dec_k128_w16:
     .p2align 5
 aes_gen_vaes512_gcm_dec_k128_w8:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm11
-    vbroadcasti32x4 16(%rdi), %zmm21
-    vbroadcasti32x4 32(%rdi), %zmm20
-    vbroadcasti32x4 48(%rdi), %zmm19
-    vbroadcasti32x4 64(%rdi), %zmm18
-    vbroadcasti32x4 80(%rdi), %zmm17
-    vbroadcasti32x4 96(%rdi), %zmm16
-    vbroadcasti32x4 112(%rdi), %zmm15
-    vbroadcasti32x4 128(%rdi), %zmm14
-    vbroadcasti32x4 144(%rdi), %zmm13
-    vbroadcasti32x4 160(%rdi), %zmm12
+    vbroadcasti32x4 0(%rdi), %zmm12
+    vbroadcasti32x4 16(%rdi), %zmm22
+    vbroadcasti32x4 32(%rdi), %zmm21
+    vbroadcasti32x4 48(%rdi), %zmm20
+    vbroadcasti32x4 64(%rdi), %zmm19
+    vbroadcasti32x4 80(%rdi), %zmm18
+    vbroadcasti32x4 96(%rdi), %zmm17
+    vbroadcasti32x4 112(%rdi), %zmm16
+    vbroadcasti32x4 128(%rdi), %zmm15
+    vbroadcasti32x4 144(%rdi), %zmm14
+    vbroadcasti32x4 160(%rdi), %zmm13
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
-    vmovdqu (%rdx), %xmm6
+    vmovdqu (%rdx), %xmm5
     vbroadcasti32x4 16(%rdx), %zmm2
     mov 28(%rdx), %r11d
     bswap %r11d
@@ -1717,7 +1726,8 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w8_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm12, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
@@ -1726,19 +1736,20 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc5         # vaesenclast %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w8_no_ek0:
+    vmovdqu64 .Lvaes512_gcm_bswap(%rip), %zmm10
+    vmovdqu64 .Lvaes512_gcm_inc_be4+64(%rip), %zmm11
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w8_loop:
     cmp $244, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k128_w8_carry41
-    vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm2, %zmm0
-    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm1
-    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm2, %zmm2
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w8_counted41
-.Laes_gen_vaes512_gcm_dec_k128_w8_carry41:
+    ja .Laes_gen_vaes512_gcm_dec_k128_w8_carry43
+    vmovdqa64 %zmm2, %zmm0
+    vpaddd %zmm11, %zmm0, %zmm1
+    vpaddd %zmm11, %zmm1, %zmm2
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w8_counted43
+.Laes_gen_vaes512_gcm_dec_k128_w8_carry43:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -1746,62 +1757,62 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm2, %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-.Laes_gen_vaes512_gcm_dec_k128_w8_counted41:
+.Laes_gen_vaes512_gcm_dec_k128_w8_counted43:
     add $8, %r11d
-    vpxord %zmm11, %zmm0, %zmm0
-    vmovdqu64 0(%r8), %zmm7
-    vpxord %zmm11, %zmm1, %zmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vpxord %zmm12, %zmm0, %zmm0
+    vmovdqu64 0(%r8), %zmm6
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm10, %zmm6, %zmm6
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
+    vmovdqu64 64(%r8), %zmm7
+    .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    vpshufb %zmm10, %zmm7, %zmm7
+    vpxord %zmm5, %zmm6, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    vmovdqu64 64(%r8), %zmm8
+    vpclmulqdq $0, 896(%rsi), %zmm6, %zmm3
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-    vpxord %zmm6, %zmm7, %zmm7
+    vpclmulqdq $0, 960(%rsi), %zmm7, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    vpclmulqdq $0, 896(%rsi), %zmm7, %zmm4
+    vpxord %zmm9, %zmm3, %zmm3
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    vpclmulqdq $0, 960(%rsi), %zmm8, %zmm10
+    vpclmulqdq $17, 896(%rsi), %zmm6, %zmm5
+    vpclmulqdq $17, 960(%rsi), %zmm7, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    vpxord %zmm10, %zmm4, %zmm4
+    vpxord %zmm9, %zmm5, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    vpclmulqdq $17, 896(%rsi), %zmm7, %zmm6
-    vpclmulqdq $17, 960(%rsi), %zmm8, %zmm10
+    vpshufd $78, %zmm6, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
-    vpxord %zmm10, %zmm6, %zmm6
+    vpxord %zmm9, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
-    vpshufd $78, %zmm7, %zmm10
+    vpshufd $78, %zmm7, %zmm8
+    vpxord %zmm8, %zmm7, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
-    vpxord %zmm10, %zmm7, %zmm7
+    vpclmulqdq $0, 1920(%rsi), %zmm6, %zmm4
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
-    vpshufd $78, %zmm8, %zmm9
-    vpxord %zmm9, %zmm8, %zmm8
+    vpclmulqdq $0, 1984(%rsi), %zmm7, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    vpclmulqdq $0, 1920(%rsi), %zmm7, %zmm5
+    vpxord %zmm7, %zmm4, %zmm4
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
-    vpclmulqdq $0, 1984(%rsi), %zmm8, %zmm8
+    vpternlogq $150, %zmm3, %zmm5, %zmm4
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm8
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    vpxord %zmm8, %zmm5, %zmm5
+    vpclmulqdq $16, %zmm8, %zmm3, %zmm9
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
-    vpternlogq $150, %zmm4, %zmm6, %zmm5
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm9
+    vpshufd $78, %zmm3, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    vpclmulqdq $16, %zmm9, %zmm4, %zmm10
+    vpternlogq $150, %zmm3, %zmm9, %zmm4
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xce    # vaesenc %zmm14, %zmm1, %zmm1
+    vpclmulqdq $16, %zmm8, %zmm4, %zmm9
     vpshufd $78, %zmm4, %zmm4
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    vpternlogq $150, %zmm4, %zmm10, %zmm5
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm13, %zmm1, %zmm1
-    vpclmulqdq $16, %zmm9, %zmm5, %zmm10
-    vpshufd $78, %zmm5, %zmm5
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
-    vpternlogq $150, %zmm5, %zmm10, %zmm6
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcc    # vaesenclast %zmm12, %zmm1, %zmm1
-    vshufi64x2 $78, %zmm6, %zmm6, %zmm10
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc5    # vaesenclast %zmm13, %zmm0, %zmm0
+    vpternlogq $150, %zmm4, %zmm9, %zmm5
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcd    # vaesenclast %zmm13, %zmm1, %zmm1
+    vshufi64x2 $78, %zmm5, %zmm5, %zmm9
     vpxord 0(%r8), %zmm0, %zmm0
-    vpxord %zmm10, %zmm6, %zmm6
+    vpxord %zmm9, %zmm5, %zmm5
     vpxord 64(%r8), %zmm1, %zmm1
-    vextracti32x4 $1, %zmm6, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
+    vextracti32x4 $1, %zmm5, %xmm9
+    vpxor %xmm9, %xmm5, %xmm5
     vmovdqu64 %zmm0, 0(%rcx)
     vmovdqu64 %zmm1, 64(%rcx)
     add $128, %r8
@@ -1820,7 +1831,8 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w8_short_no_ek0
     vmovdqu 32(%rdx), %xmm1
-    vpxor %xmm11, %xmm1, %xmm1
+    vpxor %xmm12, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
@@ -1829,16 +1841,15 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdd,0xcd         # vaesenclast %xmm13, %xmm1, %xmm1
 .Laes_gen_vaes512_gcm_dec_k128_w8_short_no_ek0:
 .Laes_gen_vaes512_gcm_dec_k128_w8_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
-    vmovq %rax, %xmm9
-    vpaddd %xmm2, %xmm9, %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu %xmm9, 16(%rdx)
+    vmovq %rax, %xmm8
+    vpaddd %xmm2, %xmm8, %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu %xmm8, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k128_w8_tail
     test %r10, %r10
@@ -1848,32 +1859,33 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %rax
-    vmovdqu %xmm6, (%rdx)
+    vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w8_no_last
-    vmovdqu 48(%rdx), %xmm7
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu 48(%rdx), %xmm6
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k128_w8_l_times_h
-    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm5, %xmm6, %xmm6
 .Laes_gen_vaes512_gcm_dec_k128_w8_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm5
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
     jmp .Laes_gen_vaes512_gcm_dec_k128_w8_sums
 .Laes_gen_vaes512_gcm_dec_k128_w8_no_last:
+    vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
 .Laes_gen_vaes512_gcm_dec_k128_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_dec_k128_w8_tail_past1
     vmovdqa64 %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
-    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm12, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
@@ -1882,24 +1894,23 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
-    vmovdqu64 (%r8), %zmm7
-    vpxord %zmm7, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc5    # vaesenclast %zmm13, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm6
+    vpxord %zmm6, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
-    vmovdqu (%rdx), %xmm9
-    vpxord %zmm9, %zmm7, %zmm7
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm7, %zmm10
-    vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, (%rax), %zmm7, %zmm10
-    vpxord %zmm10, %zmm6, %zmm6
-    vpshufd $78, %zmm7, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpclmulqdq $0, 1024(%rax), %zmm7, %zmm7
-    vpxord %zmm7, %zmm5, %zmm5
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm6, %zmm6
+    vmovdqu (%rdx), %xmm8
+    vpxord %zmm8, %zmm6, %zmm6
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm6, %zmm9
+    vpxord %zmm9, %zmm3, %zmm3
+    vpclmulqdq $17, (%rax), %zmm6, %zmm9
+    vpxord %zmm9, %zmm5, %zmm5
+    vpshufd $78, %zmm6, %zmm9
+    vpxord %zmm9, %zmm6, %zmm6
+    vpclmulqdq $0, 1024(%rax), %zmm6, %zmm6
+    vpxord %zmm6, %zmm4, %zmm4
     add $64, %r8
     add $64, %rcx
     add $64, %rax
@@ -1914,7 +1925,8 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     vmovdqa64 %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
-    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm12, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
@@ -1923,49 +1935,48 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
-    vmovdqu8 (%r8), %zmm7{%k1}{z}
-    vpxord %zmm7, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc5    # vaesenclast %zmm13, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm6{%k1}{z}
+    vpxord %zmm6, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
-    vmovdqu (%rdx), %xmm9
-    vpxord %zmm9, %zmm7, %zmm7
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm7, %zmm10
-    vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, (%rax), %zmm7, %zmm10
-    vpxord %zmm10, %zmm6, %zmm6
-    vpshufd $78, %zmm7, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpclmulqdq $0, 1024(%rax), %zmm7, %zmm7
-    vpxord %zmm7, %zmm5, %zmm5
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm6, %zmm6
+    vmovdqu (%rdx), %xmm8
+    vpxord %zmm8, %zmm6, %zmm6
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm6, %zmm9
+    vpxord %zmm9, %zmm3, %zmm3
+    vpclmulqdq $17, (%rax), %zmm6, %zmm9
+    vpxord %zmm9, %zmm5, %zmm5
+    vpshufd $78, %zmm6, %zmm9
+    vpxord %zmm9, %zmm6, %zmm6
+    vpclmulqdq $0, 1024(%rax), %zmm6, %zmm6
+    vpxord %zmm6, %zmm4, %zmm4
 .Laes_gen_vaes512_gcm_dec_k128_w8_reduce:
-    vpternlogq $150, %zmm4, %zmm6, %zmm5
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm9
-    vpclmulqdq $16, %zmm9, %zmm4, %zmm10
+    vpternlogq $150, %zmm3, %zmm5, %zmm4
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm8
+    vpclmulqdq $16, %zmm8, %zmm3, %zmm9
+    vpshufd $78, %zmm3, %zmm3
+    vpternlogq $150, %zmm3, %zmm9, %zmm4
+    vpclmulqdq $16, %zmm8, %zmm4, %zmm9
     vpshufd $78, %zmm4, %zmm4
-    vpternlogq $150, %zmm4, %zmm10, %zmm5
-    vpclmulqdq $16, %zmm9, %zmm5, %zmm10
-    vpshufd $78, %zmm5, %zmm5
-    vpternlogq $150, %zmm5, %zmm10, %zmm6
-    vshufi64x2 $78, %zmm6, %zmm6, %zmm10
-    vpxord %zmm10, %zmm6, %zmm6
-    vextracti32x4 $1, %zmm6, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
+    vpternlogq $150, %zmm4, %zmm9, %zmm5
+    vshufi64x2 $78, %zmm5, %zmm5, %zmm9
+    vpxord %zmm9, %zmm5, %zmm5
+    vextracti32x4 $1, %zmm5, %xmm9
+    vpxor %xmm9, %xmm5, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w8_tag_done
-    vmovdqa %xmm1, %xmm7
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu %xmm7, 48(%rdx)
-    vpxor %xmm7, %xmm7, %xmm7
-    vmovdqu %xmm7, 32(%rdx)
-    vmovdqu %xmm7, (%rdx)
+    vmovdqa %xmm1, %xmm6
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vmovdqu %xmm6, 48(%rdx)
+    vpxor %xmm6, %xmm6, %xmm6
+    vmovdqu %xmm6, 32(%rdx)
+    vmovdqu %xmm6, (%rdx)
     jmp .Laes_gen_vaes512_gcm_dec_k128_w8_tail_done
 .Laes_gen_vaes512_gcm_dec_k128_w8_tag_done:
-    vmovdqu %xmm6, (%rdx)
+    vmovdqu %xmm5, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w8_tail_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1990,6 +2001,7 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     vpxord %xmm19, %xmm19, %xmm19
     vpxord %xmm20, %xmm20, %xmm20
     vpxord %xmm21, %xmm21, %xmm21
+    vpxord %xmm22, %xmm22, %xmm22
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k128_w8, .-aes_gen_vaes512_gcm_dec_k128_w8
@@ -2006,25 +2018,26 @@ aes_gen_vaes512_gcm_dec_k128_w8:
 #   %xmm2 block 2; in the tail the counter blocks, big-endian
 #   %xmm3 block 3; in the tail E(J0)
 #   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm5 temporary: data loads
-#   %xmm6 GHASH: low products
-#   %xmm7 GHASH: middle products
-#   %xmm8 GHASH: high products; between groups the running hash, reflected
-#   %xmm9 GHASH: a block register of data
-#   %xmm10 GHASH: the next one
-#   %xmm11 GHASH: a key power, a product
-#   %xmm12 GHASH: a product
-#   %xmm13 rk0
-#   %xmm23 rk1
-#   %xmm22 rk2
-#   %xmm21 rk3
-#   %xmm20 rk4
-#   %xmm19 rk5
-#   %xmm18 rk6
-#   %xmm17 rk7
-#   %xmm16 rk8
-#   %xmm15 rk9
-#   %xmm14 rk10
+#   %xmm5 GHASH: low products
+#   %xmm6 GHASH: middle products
+#   %xmm7 GHASH: high products; between groups the running hash, reflected
+#   %xmm8 GHASH: a block register of data
+#   %xmm9 GHASH: the next one
+#   %xmm10 GHASH: a key power, a product
+#   %xmm11 GHASH: a product
+#   %xmm12 the byte reversal, in the groups
+#   %xmm13 in the groups, a block register's lanes added to byte 15 of every lane: from one register's counters to the next's
+#   %xmm14 rk0
+#   %xmm24 rk1
+#   %xmm23 rk2
+#   %xmm22 rk3
+#   %xmm21 rk4
+#   %xmm20 rk5
+#   %xmm19 rk6
+#   %xmm18 rk7
+#   %xmm17 rk8
+#   %xmm16 rk9
+#   %xmm15 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k128_w4
@@ -2032,21 +2045,21 @@ aes_gen_vaes512_gcm_dec_k128_w8:
     .p2align 5
 aes_gen_vaes512_gcm_dec_k128_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm13
-    vmovdqu64 16(%rdi), %xmm23
-    vmovdqu64 32(%rdi), %xmm22
-    vmovdqu64 48(%rdi), %xmm21
-    vmovdqu64 64(%rdi), %xmm20
-    vmovdqu64 80(%rdi), %xmm19
-    vmovdqu64 96(%rdi), %xmm18
-    vmovdqu64 112(%rdi), %xmm17
-    vmovdqu64 128(%rdi), %xmm16
-    vmovdqu 144(%rdi), %xmm15
-    vmovdqu 160(%rdi), %xmm14
+    vmovdqu 0(%rdi), %xmm14
+    vmovdqu64 16(%rdi), %xmm24
+    vmovdqu64 32(%rdi), %xmm23
+    vmovdqu64 48(%rdi), %xmm22
+    vmovdqu64 64(%rdi), %xmm21
+    vmovdqu64 80(%rdi), %xmm20
+    vmovdqu64 96(%rdi), %xmm19
+    vmovdqu64 112(%rdi), %xmm18
+    vmovdqu64 128(%rdi), %xmm17
+    vmovdqu64 144(%rdi), %xmm16
+    vmovdqu 160(%rdi), %xmm15
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
-    vmovdqu (%rdx), %xmm8
+    vmovdqu (%rdx), %xmm7
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
@@ -2056,7 +2069,8 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm14, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
@@ -2065,21 +2079,22 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w4_no_ek0:
+    vmovdqu .Lvaes512_gcm_bswap(%rip), %xmm12
+    vmovdqu .Lvaes512_gcm_inc_be1+16(%rip), %xmm13
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w4_loop:
     cmp $251, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k128_w4_carry39
-    vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
-    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
-    vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
-    vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
-    vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w4_counted39
-.Laes_gen_vaes512_gcm_dec_k128_w4_carry39:
+    ja .Laes_gen_vaes512_gcm_dec_k128_w4_carry41
+    vmovdqa %xmm4, %xmm0
+    vpaddd %xmm13, %xmm0, %xmm1
+    vpaddd %xmm13, %xmm1, %xmm2
+    vpaddd %xmm13, %xmm2, %xmm3
+    vpaddd %xmm13, %xmm3, %xmm4
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w4_counted41
+.Laes_gen_vaes512_gcm_dec_k128_w4_carry41:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
@@ -2091,104 +2106,104 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes512_gcm_dec_k128_w4_counted39:
+.Laes_gen_vaes512_gcm_dec_k128_w4_counted41:
     add $4, %r11d
-    vpxor %xmm13, %xmm0, %xmm0
-    vmovdqu 0(%r8), %xmm9
-    vpxor %xmm13, %xmm1, %xmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpxor %xmm13, %xmm2, %xmm2
-    vmovdqu 16(%r8), %xmm10
-    vpxor %xmm13, %xmm3, %xmm3
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    vpxor %xmm8, %xmm9, %xmm9
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
-    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd7    # vaesenc %xmm23, %xmm2, %xmm2
-    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
-    vpxor %xmm12, %xmm6, %xmm6
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
-    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd6    # vaesenc %xmm22, %xmm2, %xmm2
-    vpxor %xmm12, %xmm8, %xmm8
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
-    vpshufd $78, %xmm9, %xmm12
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    vpxor %xmm12, %xmm9, %xmm9
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
-    vpshufd $78, %xmm10, %xmm11
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd5    # vaesenc %xmm21, %xmm2, %xmm2
-    vpxor %xmm11, %xmm10, %xmm10
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
-    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
-    vpxor %xmm10, %xmm7, %xmm7
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd4    # vaesenc %xmm20, %xmm2, %xmm2
-    vmovdqu 32(%r8), %xmm9
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    vmovdqu 48(%r8), %xmm10
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm19, %xmm2, %xmm2
-    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
-    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    vpxor %xmm12, %xmm6, %xmm6
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
-    vpxor %xmm11, %xmm6, %xmm6
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
-    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    vpxor %xmm12, %xmm8, %xmm8
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
-    vpxor %xmm11, %xmm8, %xmm8
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
-    vpshufd $78, %xmm9, %xmm12
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
-    vpxor %xmm12, %xmm9, %xmm9
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    vpshufd $78, %xmm10, %xmm11
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    vpxor %xmm11, %xmm10, %xmm10
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
-    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
-    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpxor %xmm9, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    vpxor %xmm10, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    vpxor %xmm6, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    vpxor %xmm8, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
-    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
-    vpshufd $78, %xmm6, %xmm6
-    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
-    vpxor %xmm6, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
-    vpxor %xmm12, %xmm7, %xmm7
-    vpxor 0(%r8), %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
-    vpxor 16(%r8), %xmm1, %xmm1
-    vpshufd $78, %xmm7, %xmm7
-    vpxor 32(%r8), %xmm2, %xmm2
+    vpxor %xmm14, %xmm0, %xmm0
+    vmovdqu 0(%r8), %xmm8
+    vpxor %xmm14, %xmm1, %xmm1
+    vpshufb %xmm12, %xmm8, %xmm8
+    vpxor %xmm14, %xmm2, %xmm2
+    vmovdqu 16(%r8), %xmm9
+    vpxor %xmm14, %xmm3, %xmm3
+    vpshufb %xmm12, %xmm9, %xmm9
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
     vpxor %xmm7, %xmm8, %xmm8
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
+    vpclmulqdq $0, 960(%rsi), %xmm8, %xmm5
+    .byte 0x62,0x92,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm24, %xmm2, %xmm2
+    vpclmulqdq $0, 976(%rsi), %xmm9, %xmm11
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
+    vpxor %xmm11, %xmm5, %xmm5
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    vpclmulqdq $17, 960(%rsi), %xmm8, %xmm7
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
+    vpclmulqdq $17, 976(%rsi), %xmm9, %xmm11
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd7    # vaesenc %xmm23, %xmm2, %xmm2
+    vpxor %xmm11, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
+    vpshufd $78, %xmm8, %xmm11
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    vpxor %xmm11, %xmm8, %xmm8
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
+    vpshufd $78, %xmm9, %xmm10
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd6    # vaesenc %xmm22, %xmm2, %xmm2
+    vpxor %xmm10, %xmm9, %xmm9
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
+    vpclmulqdq $0, 1984(%rsi), %xmm8, %xmm6
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    vpclmulqdq $0, 2000(%rsi), %xmm9, %xmm9
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    vpxor %xmm9, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd5    # vaesenc %xmm21, %xmm2, %xmm2
+    vmovdqu 32(%r8), %xmm8
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
+    vpshufb %xmm12, %xmm8, %xmm8
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    vmovdqu 48(%r8), %xmm9
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    vpshufb %xmm12, %xmm9, %xmm9
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd4    # vaesenc %xmm20, %xmm2, %xmm2
+    vpclmulqdq $0, 992(%rsi), %xmm8, %xmm11
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    vpxor %xmm11, %xmm5, %xmm5
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    vpxor %xmm10, %xmm5, %xmm5
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm19, %xmm2, %xmm2
+    vpclmulqdq $17, 992(%rsi), %xmm8, %xmm11
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    vpxor %xmm11, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    vpxor %xmm10, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
+    vpshufd $78, %xmm8, %xmm11
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    vpxor %xmm11, %xmm8, %xmm8
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    vpshufd $78, %xmm9, %xmm10
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    vpxor %xmm10, %xmm9, %xmm9
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
+    vpclmulqdq $0, 2016(%rsi), %xmm8, %xmm8
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    vpxor %xmm8, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    vpxor %xmm9, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
+    vpxor %xmm5, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    vpxor %xmm7, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm11
+    .byte 0xc4,0xc2,0x71,0xdd,0xcf         # vaesenclast %xmm15, %xmm1, %xmm1
+    vpshufd $78, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x69,0xdd,0xd7         # vaesenclast %xmm15, %xmm2, %xmm2
+    vpxor %xmm5, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x61,0xdd,0xdf         # vaesenclast %xmm15, %xmm3, %xmm3
+    vpxor %xmm11, %xmm6, %xmm6
+    vpxor 0(%r8), %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm11
+    vpxor 16(%r8), %xmm1, %xmm1
+    vpshufd $78, %xmm6, %xmm6
+    vpxor 32(%r8), %xmm2, %xmm2
+    vpxor %xmm6, %xmm7, %xmm7
     vpxor 48(%r8), %xmm3, %xmm3
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm11, %xmm7, %xmm7
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     vmovdqu %xmm2, 32(%rcx)
@@ -2211,7 +2226,8 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w4_short_no_ek0
     vmovdqu 32(%rdx), %xmm3
-    vpxor %xmm13, %xmm3, %xmm3
+    vpxor %xmm14, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
@@ -2220,16 +2236,15 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xdf         # vaesenclast %xmm15, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_dec_k128_w4_short_no_ek0:
 .Laes_gen_vaes512_gcm_dec_k128_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
+    vmovq %rax, %xmm10
+    vpaddd %xmm4, %xmm10, %xmm10
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
+    vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k128_w4_tail
     test %r10, %r10
@@ -2239,25 +2254,25 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %rax
-    vmovdqu %xmm8, (%rdx)
+    vmovdqu %xmm7, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w4_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu 48(%rdx), %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k128_w4_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
+    vpxor %xmm7, %xmm8, %xmm8
 .Laes_gen_vaes512_gcm_dec_k128_w4_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm5
+    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm6
     jmp .Laes_gen_vaes512_gcm_dec_k128_w4_sums
 .Laes_gen_vaes512_gcm_dec_k128_w4_no_last:
+    vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
 .Laes_gen_vaes512_gcm_dec_k128_w4_sums:
     cmp $252, %r11b
     ja .Laes_gen_vaes512_gcm_dec_k128_w4_tail_le
@@ -2266,8 +2281,10 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm1
     vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm2, %xmm2
-    vpxor %xmm13, %xmm0, %xmm0
-    vpxor %xmm13, %xmm1, %xmm1
+    vpxor %xmm14, %xmm0, %xmm0
+    vpxor %xmm14, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
@@ -2284,38 +2301,36 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
-    vmovdqu (%r8), %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcf         # vaesenclast %xmm15, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm8
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu (%rdx), %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 16(%r8), %xmm9
-    vpxor %xmm9, %xmm1, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1024(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vmovdqu 16(%r8), %xmm8
+    vpxor %xmm8, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vpclmulqdq $0, 16(%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, 16(%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1040(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
     add $32, %r8
     add $32, %rcx
     add $32, %rax
@@ -2325,7 +2340,8 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     jb .Laes_gen_vaes512_gcm_dec_k128_w4_tail_past1_be
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm2
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm14, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
@@ -2334,24 +2350,23 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu (%r8), %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm8
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu (%rdx), %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1024(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
     add $16, %r8
     add $16, %rcx
     add $16, %rax
@@ -2365,7 +2380,8 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     kmovq %r11, %k1
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm2
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm14, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
@@ -2374,24 +2390,23 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu8 (%r8), %xmm9{%k1}{z}
-    vpxor %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
+    vmovdqu8 (%r8), %xmm8{%k1}{z}
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu8 %xmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu (%rdx), %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1024(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
     jmp .Laes_gen_vaes512_gcm_dec_k128_w4_reduce
 .Laes_gen_vaes512_gcm_dec_k128_w4_tail_le:
     cmp $32, %r9
@@ -2401,8 +2416,10 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes512_gcm_inc1+32(%rip), %xmm4, %xmm4
-    vpxor %xmm13, %xmm0, %xmm0
-    vpxor %xmm13, %xmm1, %xmm1
+    vpxor %xmm14, %xmm0, %xmm0
+    vpxor %xmm14, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
@@ -2419,38 +2436,36 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
-    vmovdqu (%r8), %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcf         # vaesenclast %xmm15, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm8
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu (%rdx), %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 16(%r8), %xmm9
-    vpxor %xmm9, %xmm1, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1024(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vmovdqu 16(%r8), %xmm8
+    vpxor %xmm8, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vpclmulqdq $0, 16(%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, 16(%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1040(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
     add $32, %r8
     add $32, %rcx
     add $32, %rax
@@ -2461,7 +2476,8 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vmovdqa %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm14, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
@@ -2470,24 +2486,23 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu (%r8), %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm8
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu (%rdx), %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1024(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
     add $16, %r8
     add $16, %rcx
     add $16, %rax
@@ -2502,7 +2517,8 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vmovdqa %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm14, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
@@ -2511,47 +2527,46 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu8 (%r8), %xmm9{%k1}{z}
-    vpxor %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
+    vmovdqu8 (%r8), %xmm8{%k1}{z}
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu8 %xmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu (%rdx), %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1024(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
 .Laes_gen_vaes512_gcm_dec_k128_w4_reduce:
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpxor %xmm5, %xmm6, %xmm6
+    vpxor %xmm7, %xmm6, %xmm6
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm11
+    vpshufd $78, %xmm5, %xmm5
+    vpxor %xmm5, %xmm6, %xmm6
+    vpxor %xmm11, %xmm6, %xmm6
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm11
     vpshufd $78, %xmm6, %xmm6
     vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm12, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm11, %xmm7, %xmm7
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w4_tag_done
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
+    vmovdqa %xmm3, %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm7, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vmovdqu %xmm8, 48(%rdx)
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, 32(%rdx)
+    vmovdqu %xmm8, (%rdx)
     jmp .Laes_gen_vaes512_gcm_dec_k128_w4_tail_done
 .Laes_gen_vaes512_gcm_dec_k128_w4_tag_done:
-    vmovdqu %xmm8, (%rdx)
+    vmovdqu %xmm7, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w4_tail_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -2578,6 +2593,7 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpxord %xmm21, %xmm21, %xmm21
     vpxord %xmm22, %xmm22, %xmm22
     vpxord %xmm23, %xmm23, %xmm23
+    vpxord %xmm24, %xmm24, %xmm24
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k128_w4, .-aes_gen_vaes512_gcm_dec_k128_w4
@@ -2591,25 +2607,26 @@ aes_gen_vaes512_gcm_dec_k128_w4:
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm2 temporary: data loads
-#   %xmm3 GHASH: low products
-#   %xmm4 GHASH: middle products
-#   %xmm5 GHASH: high products; between groups the running hash, reflected
-#   %xmm6 GHASH: a block register of data
-#   %xmm7 GHASH: the next one
-#   %xmm8 GHASH: a key power, a product
-#   %xmm9 GHASH: a product
-#   %xmm10 rk0
-#   %xmm20 rk1
-#   %xmm19 rk2
-#   %xmm18 rk3
-#   %xmm17 rk4
-#   %xmm16 rk5
-#   %xmm15 rk6
-#   %xmm14 rk7
-#   %xmm13 rk8
-#   %xmm12 rk9
-#   %xmm11 rk10
+#   %xmm2 GHASH: low products
+#   %xmm3 GHASH: middle products
+#   %xmm4 GHASH: high products; between groups the running hash, reflected
+#   %xmm5 GHASH: a block register of data
+#   %xmm6 GHASH: the next one
+#   %xmm7 GHASH: a key power, a product
+#   %xmm8 GHASH: a product
+#   %xmm9 the byte reversal, in the groups
+#   %xmm10 in the groups, a block register's lanes added to byte 15 of every lane: from one register's counters to the next's
+#   %xmm11 rk0
+#   %xmm21 rk1
+#   %xmm20 rk2
+#   %xmm19 rk3
+#   %xmm18 rk4
+#   %xmm17 rk5
+#   %xmm16 rk6
+#   %xmm15 rk7
+#   %xmm14 rk8
+#   %xmm13 rk9
+#   %xmm12 rk10
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k128_w1
@@ -2617,28 +2634,29 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     .p2align 5
 aes_gen_vaes512_gcm_dec_k128_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm10
-    vmovdqu64 16(%rdi), %xmm20
-    vmovdqu64 32(%rdi), %xmm19
-    vmovdqu64 48(%rdi), %xmm18
-    vmovdqu64 64(%rdi), %xmm17
-    vmovdqu64 80(%rdi), %xmm16
-    vmovdqu 96(%rdi), %xmm15
-    vmovdqu 112(%rdi), %xmm14
-    vmovdqu 128(%rdi), %xmm13
-    vmovdqu 144(%rdi), %xmm12
-    vmovdqu 160(%rdi), %xmm11
+    vmovdqu 0(%rdi), %xmm11
+    vmovdqu64 16(%rdi), %xmm21
+    vmovdqu64 32(%rdi), %xmm20
+    vmovdqu64 48(%rdi), %xmm19
+    vmovdqu64 64(%rdi), %xmm18
+    vmovdqu64 80(%rdi), %xmm17
+    vmovdqu64 96(%rdi), %xmm16
+    vmovdqu 112(%rdi), %xmm15
+    vmovdqu 128(%rdi), %xmm14
+    vmovdqu 144(%rdi), %xmm13
+    vmovdqu 160(%rdi), %xmm12
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
-    vmovdqu (%rdx), %xmm5
+    vmovdqu (%rdx), %xmm4
     vmovdqu 16(%rdx), %xmm1
     mov 28(%rdx), %r11d
     bswap %r11d
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
@@ -2647,57 +2665,58 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w1_no_ek0:
     cmp $16, %r9
     jb .Laes_gen_vaes512_gcm_dec_k128_w1_short
+    vmovdqu .Lvaes512_gcm_bswap(%rip), %xmm9
+    vmovdqu .Lvaes512_gcm_inc_be1+16(%rip), %xmm10
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k128_w1_loop:
     cmp $254, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k128_w1_carry38
-    vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm1, %xmm0
-    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes512_gcm_dec_k128_w1_counted38
-.Laes_gen_vaes512_gcm_dec_k128_w1_carry38:
+    ja .Laes_gen_vaes512_gcm_dec_k128_w1_carry40
+    vmovdqa %xmm1, %xmm0
+    vpaddd %xmm10, %xmm0, %xmm1
+    jmp .Laes_gen_vaes512_gcm_dec_k128_w1_counted40
+.Laes_gen_vaes512_gcm_dec_k128_w1_carry40:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes512_gcm_dec_k128_w1_counted38:
+.Laes_gen_vaes512_gcm_dec_k128_w1_counted40:
     add $1, %r11d
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu 0(%r8), %xmm6
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
-    vpxor %xmm5, %xmm6, %xmm6
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    vpxor %xmm9, %xmm6, %xmm6
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
-    vpxor %xmm3, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpxor %xmm5, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
-    vpshufd $78, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    vpxor %xmm3, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    vpxor %xmm9, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vpshufd $78, %xmm4, %xmm4
-    vpxor 0(%r8), %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 0(%r8), %xmm5
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    vpshufb %xmm9, %xmm5, %xmm5
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm9, %xmm5, %xmm5
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    vpclmulqdq $0, 1008(%rsi), %xmm5, %xmm2
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    vpclmulqdq $17, 1008(%rsi), %xmm5, %xmm4
+    vpshufd $78, %xmm5, %xmm8
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    vpxor %xmm8, %xmm5, %xmm5
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    vpclmulqdq $0, 2032(%rsi), %xmm5, %xmm3
+    vpxor %xmm2, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    vpxor %xmm4, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm2, %xmm8
+    vpshufd $78, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpxor %xmm2, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpxor %xmm8, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm8
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpshufd $78, %xmm3, %xmm3
+    vpxor 0(%r8), %xmm0, %xmm0
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm8, %xmm4, %xmm4
     vmovdqu %xmm0, 0(%rcx)
     add $16, %r8
     add $16, %rcx
@@ -2712,10 +2731,10 @@ aes_gen_vaes512_gcm_dec_k128_w1:
 .Laes_gen_vaes512_gcm_dec_k128_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
-    vmovq %rax, %xmm8
-    vpaddd %xmm1, %xmm8, %xmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
-    vmovdqu %xmm8, 16(%rdx)
+    vmovq %rax, %xmm7
+    vpaddd %xmm1, %xmm7, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu %xmm7, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k128_w1_tail
     test %r10, %r10
@@ -2725,25 +2744,25 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %rax
-    vmovdqu %xmm5, (%rdx)
+    vmovdqu %xmm4, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w1_no_last
-    vmovdqu 48(%rdx), %xmm6
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
+    vmovdqu 48(%rdx), %xmm5
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm5
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k128_w1_l_times_h
-    vpxor %xmm5, %xmm6, %xmm6
+    vpxor %xmm4, %xmm5, %xmm5
 .Laes_gen_vaes512_gcm_dec_k128_w1_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    vpclmulqdq $0, 1008(%rsi), %xmm5, %xmm2
+    vpclmulqdq $17, 1008(%rsi), %xmm5, %xmm4
+    vpshufd $78, %xmm5, %xmm8
+    vpxor %xmm8, %xmm5, %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm5, %xmm3
     jmp .Laes_gen_vaes512_gcm_dec_k128_w1_sums
 .Laes_gen_vaes512_gcm_dec_k128_w1_no_last:
+    vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
 .Laes_gen_vaes512_gcm_dec_k128_w1_sums:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k128_w1_reduce
@@ -2754,7 +2773,8 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     vmovdqa %xmm1, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
@@ -2763,47 +2783,46 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu8 (%r8), %xmm6{%k1}{z}
-    vpxor %xmm6, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu8 (%r8), %xmm5{%k1}{z}
+    vpxor %xmm5, %xmm0, %xmm0
     vmovdqu8 %xmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
-    vmovdqu (%rdx), %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
-    vpxor %xmm8, %xmm8, %xmm8
-    vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%rax), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, (%rax), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%rax), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm5
+    vmovdqu (%rdx), %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, (%rdx)
+    vpclmulqdq $0, (%rax), %xmm5, %xmm8
+    vpxor %xmm8, %xmm2, %xmm2
+    vpclmulqdq $17, (%rax), %xmm5, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpshufd $78, %xmm5, %xmm8
+    vpxor %xmm8, %xmm5, %xmm5
+    vpclmulqdq $0, 1024(%rax), %xmm5, %xmm5
+    vpxor %xmm5, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_dec_k128_w1_reduce:
-    vpxor %xmm3, %xmm4, %xmm4
-    vpxor %xmm5, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpxor %xmm2, %xmm3, %xmm3
+    vpxor %xmm4, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm2, %xmm8
+    vpshufd $78, %xmm2, %xmm2
+    vpxor %xmm2, %xmm3, %xmm3
+    vpxor %xmm8, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm8
     vpshufd $78, %xmm3, %xmm3
     vpxor %xmm3, %xmm4, %xmm4
-    vpxor %xmm9, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
-    vpshufd $78, %xmm4, %xmm4
-    vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm8, %xmm4, %xmm4
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k128_w1_tag_done
-    vmovdqu 32(%rdx), %xmm6
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
-    vmovdqu %xmm6, 48(%rdx)
-    vpxor %xmm6, %xmm6, %xmm6
-    vmovdqu %xmm6, 32(%rdx)
-    vmovdqu %xmm6, (%rdx)
+    vmovdqu 32(%rdx), %xmm5
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vmovdqu %xmm5, 48(%rdx)
+    vpxor %xmm5, %xmm5, %xmm5
+    vmovdqu %xmm5, 32(%rdx)
+    vmovdqu %xmm5, (%rdx)
     jmp .Laes_gen_vaes512_gcm_dec_k128_w1_tail_done
 .Laes_gen_vaes512_gcm_dec_k128_w1_tag_done:
-    vmovdqu %xmm5, (%rdx)
+    vmovdqu %xmm4, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k128_w1_tail_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -2827,6 +2846,7 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     vpxord %xmm18, %xmm18, %xmm18
     vpxord %xmm19, %xmm19, %xmm19
     vpxord %xmm20, %xmm20, %xmm20
+    vpxord %xmm21, %xmm21, %xmm21
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k128_w1, .-aes_gen_vaes512_gcm_dec_k128_w1
@@ -2847,27 +2867,28 @@ aes_gen_vaes512_gcm_dec_k128_w1:
 #   %zmm6 blocks 24-27; in the tail the counter blocks, big-endian
 #   %zmm7 blocks 28-31; in the tail E(J0)
 #   %zmm8 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %zmm9 temporary: data loads
-#   %zmm10 GHASH: low products
-#   %zmm11 GHASH: middle products
-#   %zmm12 GHASH: high products; between groups the running hash, reflected
-#   %zmm13 GHASH: a block register of data
-#   %zmm14 GHASH: the next one
-#   %zmm15 GHASH: a key power, a product
-#   %zmm16 GHASH: a product
-#   %zmm17 rk0
-#   %zmm29 rk1
-#   %zmm28 rk2
-#   %zmm27 rk3
-#   %zmm26 rk4
-#   %zmm25 rk5
-#   %zmm24 rk6
-#   %zmm23 rk7
-#   %zmm22 rk8
-#   %zmm21 rk9
-#   %zmm20 rk10
-#   %zmm19 rk11
-#   %zmm18 rk12
+#   %zmm9 GHASH: low products
+#   %zmm10 GHASH: middle products
+#   %zmm11 GHASH: high products; between groups the running hash, reflected
+#   %zmm12 GHASH: a block register of data
+#   %zmm13 GHASH: the next one
+#   %zmm14 GHASH: a key power, a product
+#   %zmm15 GHASH: a product
+#   %zmm16 the byte reversal, in the groups
+#   %zmm17 in the groups, a block register's lanes added to byte 15 of every lane: from one register's counters to the next's
+#   %zmm18 rk0
+#   %zmm30 rk1
+#   %zmm29 rk2
+#   %zmm28 rk3
+#   %zmm27 rk4
+#   %zmm26 rk5
+#   %zmm25 rk6
+#   %zmm24 rk7
+#   %zmm23 rk8
+#   %zmm22 rk9
+#   %zmm21 rk10
+#   %zmm20 rk11
+#   %zmm19 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k192_w32
@@ -2875,23 +2896,23 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     .p2align 5
 aes_gen_vaes512_gcm_dec_k192_w32:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm17
-    vbroadcasti32x4 16(%rdi), %zmm29
-    vbroadcasti32x4 32(%rdi), %zmm28
-    vbroadcasti32x4 48(%rdi), %zmm27
-    vbroadcasti32x4 64(%rdi), %zmm26
-    vbroadcasti32x4 80(%rdi), %zmm25
-    vbroadcasti32x4 96(%rdi), %zmm24
-    vbroadcasti32x4 112(%rdi), %zmm23
-    vbroadcasti32x4 128(%rdi), %zmm22
-    vbroadcasti32x4 144(%rdi), %zmm21
-    vbroadcasti32x4 160(%rdi), %zmm20
-    vbroadcasti32x4 176(%rdi), %zmm19
-    vbroadcasti32x4 192(%rdi), %zmm18
+    vbroadcasti32x4 0(%rdi), %zmm18
+    vbroadcasti32x4 16(%rdi), %zmm30
+    vbroadcasti32x4 32(%rdi), %zmm29
+    vbroadcasti32x4 48(%rdi), %zmm28
+    vbroadcasti32x4 64(%rdi), %zmm27
+    vbroadcasti32x4 80(%rdi), %zmm26
+    vbroadcasti32x4 96(%rdi), %zmm25
+    vbroadcasti32x4 112(%rdi), %zmm24
+    vbroadcasti32x4 128(%rdi), %zmm23
+    vbroadcasti32x4 144(%rdi), %zmm22
+    vbroadcasti32x4 160(%rdi), %zmm21
+    vbroadcasti32x4 176(%rdi), %zmm20
+    vbroadcasti32x4 192(%rdi), %zmm19
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
-    vmovdqu (%rdx), %xmm12
+    vmovdqu (%rdx), %xmm11
     vbroadcasti32x4 16(%rdx), %zmm8
     mov 28(%rdx), %r11d
     bswap %r11d
@@ -2904,7 +2925,8 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w32_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxord %xmm17, %xmm0, %xmm0
+    vpxord %xmm18, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm30, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm29, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
@@ -2915,25 +2937,26 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc3    # vaesenclast %xmm19, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w32_no_ek0:
+    vmovdqu64 .Lvaes512_gcm_bswap(%rip), %zmm16
+    vmovdqu64 .Lvaes512_gcm_inc_be4+64(%rip), %zmm17
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w32_loop:
     cmp $220, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k192_w32_carry46
-    vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
-    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm8, %zmm1
-    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm8, %zmm2
-    vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm8, %zmm3
-    vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm8, %zmm4
-    vpaddd .Lvaes512_gcm_inc_be4+320(%rip), %zmm8, %zmm5
-    vpaddd .Lvaes512_gcm_inc_be4+384(%rip), %zmm8, %zmm6
-    vpaddd .Lvaes512_gcm_inc_be4+448(%rip), %zmm8, %zmm7
-    vpaddd .Lvaes512_gcm_inc_be4+512(%rip), %zmm8, %zmm8
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w32_counted46
-.Laes_gen_vaes512_gcm_dec_k192_w32_carry46:
+    ja .Laes_gen_vaes512_gcm_dec_k192_w32_carry48
+    vmovdqa64 %zmm8, %zmm0
+    vpaddd %zmm17, %zmm0, %zmm1
+    vpaddd %zmm17, %zmm1, %zmm2
+    vpaddd %zmm17, %zmm2, %zmm3
+    vpaddd %zmm17, %zmm3, %zmm4
+    vpaddd %zmm17, %zmm4, %zmm5
+    vpaddd %zmm17, %zmm5, %zmm6
+    vpaddd %zmm17, %zmm6, %zmm7
+    vpaddd %zmm17, %zmm7, %zmm8
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w32_counted48
+.Laes_gen_vaes512_gcm_dec_k192_w32_carry48:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -2953,201 +2976,201 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     vpaddd .Lvaes512_gcm_inc4+512(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-.Laes_gen_vaes512_gcm_dec_k192_w32_counted46:
+.Laes_gen_vaes512_gcm_dec_k192_w32_counted48:
     add $32, %r11d
-    vpxord %zmm17, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vmovdqu64 0(%r8), %zmm13
-    vpxord %zmm17, %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpxord %zmm17, %zmm3, %zmm3
-    vpxord %zmm17, %zmm4, %zmm4
-    vmovdqu64 64(%r8), %zmm14
-    vpxord %zmm17, %zmm5, %zmm5
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
-    vpxord %zmm17, %zmm6, %zmm6
-    vpxord %zmm12, %zmm13, %zmm13
-    vpxord %zmm17, %zmm7, %zmm7
+    vpxord %zmm18, %zmm0, %zmm0
+    vpxord %zmm18, %zmm1, %zmm1
+    vmovdqu64 0(%r8), %zmm12
+    vpxord %zmm18, %zmm2, %zmm2
+    vpshufb %zmm16, %zmm12, %zmm12
+    vpxord %zmm18, %zmm3, %zmm3
+    vpxord %zmm18, %zmm4, %zmm4
+    vmovdqu64 64(%r8), %zmm13
+    vpxord %zmm18, %zmm5, %zmm5
+    vpshufb %zmm16, %zmm13, %zmm13
+    vpxord %zmm18, %zmm6, %zmm6
+    vpxord %zmm11, %zmm12, %zmm12
+    vpxord %zmm18, %zmm7, %zmm7
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
+    vpclmulqdq $0, 512(%rsi), %zmm12, %zmm9
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xce    # vaesenc %zmm30, %zmm1, %zmm1
+    vpclmulqdq $0, 576(%rsi), %zmm13, %zmm15
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm30, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xde    # vaesenc %zmm30, %zmm3, %zmm3
+    vpxord %zmm15, %zmm9, %zmm9
+    .byte 0x62,0x92,0x5d,0x48,0xdc,0xe6    # vaesenc %zmm30, %zmm4, %zmm4
+    vpclmulqdq $17, 512(%rsi), %zmm12, %zmm11
+    .byte 0x62,0x92,0x55,0x48,0xdc,0xee    # vaesenc %zmm30, %zmm5, %zmm5
+    vpclmulqdq $17, 576(%rsi), %zmm13, %zmm15
+    .byte 0x62,0x92,0x4d,0x48,0xdc,0xf6    # vaesenc %zmm30, %zmm6, %zmm6
+    .byte 0x62,0x92,0x45,0x48,0xdc,0xfe    # vaesenc %zmm30, %zmm7, %zmm7
+    vpxord %zmm15, %zmm11, %zmm11
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
-    vpclmulqdq $0, 512(%rsi), %zmm13, %zmm10
+    vpshufd $78, %zmm12, %zmm15
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
-    vpclmulqdq $0, 576(%rsi), %zmm14, %zmm16
+    vpxord %zmm15, %zmm12, %zmm12
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm29, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdd    # vaesenc %zmm29, %zmm3, %zmm3
-    vpxord %zmm16, %zmm10, %zmm10
+    vpshufd $78, %zmm13, %zmm14
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe5    # vaesenc %zmm29, %zmm4, %zmm4
-    vpclmulqdq $17, 512(%rsi), %zmm13, %zmm12
+    vpxord %zmm14, %zmm13, %zmm13
     .byte 0x62,0x92,0x55,0x48,0xdc,0xed    # vaesenc %zmm29, %zmm5, %zmm5
-    vpclmulqdq $17, 576(%rsi), %zmm14, %zmm16
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf5    # vaesenc %zmm29, %zmm6, %zmm6
+    vpclmulqdq $0, 1536(%rsi), %zmm12, %zmm10
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfd    # vaesenc %zmm29, %zmm7, %zmm7
-    vpxord %zmm16, %zmm12, %zmm12
+    vpclmulqdq $0, 1600(%rsi), %zmm13, %zmm13
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
-    vpshufd $78, %zmm13, %zmm16
+    vpxord %zmm13, %zmm10, %zmm10
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
-    vpxord %zmm16, %zmm13, %zmm13
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
+    vmovdqu64 128(%r8), %zmm12
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
-    vpshufd $78, %zmm14, %zmm15
+    vpshufb %zmm16, %zmm12, %zmm12
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe4    # vaesenc %zmm28, %zmm4, %zmm4
-    vpxord %zmm15, %zmm14, %zmm14
     .byte 0x62,0x92,0x55,0x48,0xdc,0xec    # vaesenc %zmm28, %zmm5, %zmm5
+    vmovdqu64 192(%r8), %zmm13
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf4    # vaesenc %zmm28, %zmm6, %zmm6
-    vpclmulqdq $0, 1536(%rsi), %zmm13, %zmm11
+    vpshufb %zmm16, %zmm13, %zmm13
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfc    # vaesenc %zmm28, %zmm7, %zmm7
-    vpclmulqdq $0, 1600(%rsi), %zmm14, %zmm14
+    vpclmulqdq $0, 640(%rsi), %zmm12, %zmm15
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
-    vpxord %zmm14, %zmm11, %zmm11
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
+    vpclmulqdq $0, 704(%rsi), %zmm13, %zmm14
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
-    vmovdqu64 128(%r8), %zmm13
+    vpternlogq $150, %zmm15, %zmm14, %zmm9
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $17, 640(%rsi), %zmm12, %zmm15
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe3    # vaesenc %zmm27, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xdc,0xeb    # vaesenc %zmm27, %zmm5, %zmm5
-    vmovdqu64 192(%r8), %zmm14
+    vpclmulqdq $17, 704(%rsi), %zmm13, %zmm14
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf3    # vaesenc %zmm27, %zmm6, %zmm6
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
+    vpternlogq $150, %zmm15, %zmm14, %zmm11
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfb    # vaesenc %zmm27, %zmm7, %zmm7
-    vpclmulqdq $0, 640(%rsi), %zmm13, %zmm16
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    vpshufd $78, %zmm12, %zmm15
     .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
-    vpclmulqdq $0, 704(%rsi), %zmm14, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
-    vpternlogq $150, %zmm16, %zmm15, %zmm10
+    vpshufd $78, %zmm13, %zmm14
     .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
-    vpclmulqdq $17, 640(%rsi), %zmm13, %zmm16
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe2    # vaesenc %zmm26, %zmm4, %zmm4
+    vpxord %zmm14, %zmm13, %zmm13
     .byte 0x62,0x92,0x55,0x48,0xdc,0xea    # vaesenc %zmm26, %zmm5, %zmm5
-    vpclmulqdq $17, 704(%rsi), %zmm14, %zmm15
+    vpclmulqdq $0, 1664(%rsi), %zmm12, %zmm12
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf2    # vaesenc %zmm26, %zmm6, %zmm6
-    vpternlogq $150, %zmm16, %zmm15, %zmm12
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfa    # vaesenc %zmm26, %zmm7, %zmm7
+    vpclmulqdq $0, 1728(%rsi), %zmm13, %zmm13
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
-    vpshufd $78, %zmm13, %zmm16
+    vpternlogq $150, %zmm12, %zmm13, %zmm10
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
-    vpxord %zmm16, %zmm13, %zmm13
+    vmovdqu64 256(%r8), %zmm12
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
-    vpshufd $78, %zmm14, %zmm15
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
+    vpshufb %zmm16, %zmm12, %zmm12
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe1    # vaesenc %zmm25, %zmm4, %zmm4
-    vpxord %zmm15, %zmm14, %zmm14
+    vmovdqu64 320(%r8), %zmm13
     .byte 0x62,0x92,0x55,0x48,0xdc,0xe9    # vaesenc %zmm25, %zmm5, %zmm5
-    vpclmulqdq $0, 1664(%rsi), %zmm13, %zmm13
+    vpshufb %zmm16, %zmm13, %zmm13
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf1    # vaesenc %zmm25, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xf9    # vaesenc %zmm25, %zmm7, %zmm7
-    vpclmulqdq $0, 1728(%rsi), %zmm14, %zmm14
+    vpclmulqdq $0, 768(%rsi), %zmm12, %zmm15
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
-    vpternlogq $150, %zmm13, %zmm14, %zmm11
+    vpclmulqdq $0, 832(%rsi), %zmm13, %zmm14
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
-    vmovdqu64 256(%r8), %zmm13
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
+    vpternlogq $150, %zmm15, %zmm14, %zmm9
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $17, 768(%rsi), %zmm12, %zmm15
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe0    # vaesenc %zmm24, %zmm4, %zmm4
-    vmovdqu64 320(%r8), %zmm14
+    vpclmulqdq $17, 832(%rsi), %zmm13, %zmm14
     .byte 0x62,0x92,0x55,0x48,0xdc,0xe8    # vaesenc %zmm24, %zmm5, %zmm5
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf0    # vaesenc %zmm24, %zmm6, %zmm6
+    vpternlogq $150, %zmm15, %zmm14, %zmm11
     .byte 0x62,0x92,0x45,0x48,0xdc,0xf8    # vaesenc %zmm24, %zmm7, %zmm7
-    vpclmulqdq $0, 768(%rsi), %zmm13, %zmm16
+    vpshufd $78, %zmm12, %zmm15
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
-    vpclmulqdq $0, 832(%rsi), %zmm14, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
-    vpternlogq $150, %zmm16, %zmm15, %zmm10
+    vpshufd $78, %zmm13, %zmm14
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
-    vpclmulqdq $17, 768(%rsi), %zmm13, %zmm16
+    vpxord %zmm14, %zmm13, %zmm13
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe7    # vaesenc %zmm23, %zmm4, %zmm4
-    vpclmulqdq $17, 832(%rsi), %zmm14, %zmm15
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xef    # vaesenc %zmm23, %zmm5, %zmm5
+    vpclmulqdq $0, 1792(%rsi), %zmm12, %zmm12
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf7    # vaesenc %zmm23, %zmm6, %zmm6
-    vpternlogq $150, %zmm16, %zmm15, %zmm12
+    vpclmulqdq $0, 1856(%rsi), %zmm13, %zmm13
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xff    # vaesenc %zmm23, %zmm7, %zmm7
-    vpshufd $78, %zmm13, %zmm16
+    vpternlogq $150, %zmm12, %zmm13, %zmm10
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
-    vpxord %zmm16, %zmm13, %zmm13
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
+    vmovdqu64 384(%r8), %zmm12
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
-    vpshufd $78, %zmm14, %zmm15
+    vpshufb %zmm16, %zmm12, %zmm12
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
-    vpxord %zmm15, %zmm14, %zmm14
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe6    # vaesenc %zmm22, %zmm4, %zmm4
+    vmovdqu64 448(%r8), %zmm13
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xee    # vaesenc %zmm22, %zmm5, %zmm5
-    vpclmulqdq $0, 1792(%rsi), %zmm13, %zmm13
+    vpshufb %zmm16, %zmm13, %zmm13
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf6    # vaesenc %zmm22, %zmm6, %zmm6
-    vpclmulqdq $0, 1856(%rsi), %zmm14, %zmm14
+    vpclmulqdq $0, 896(%rsi), %zmm12, %zmm15
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfe    # vaesenc %zmm22, %zmm7, %zmm7
-    vpternlogq $150, %zmm13, %zmm14, %zmm11
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
+    vpclmulqdq $0, 960(%rsi), %zmm13, %zmm14
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
-    vmovdqu64 384(%r8), %zmm13
+    vpternlogq $150, %zmm15, %zmm14, %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpclmulqdq $17, 896(%rsi), %zmm12, %zmm15
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe5    # vaesenc %zmm21, %zmm4, %zmm4
-    vmovdqu64 448(%r8), %zmm14
+    vpclmulqdq $17, 960(%rsi), %zmm13, %zmm14
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xed    # vaesenc %zmm21, %zmm5, %zmm5
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
+    vpternlogq $150, %zmm15, %zmm14, %zmm11
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf5    # vaesenc %zmm21, %zmm6, %zmm6
-    vpclmulqdq $0, 896(%rsi), %zmm13, %zmm16
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfd    # vaesenc %zmm21, %zmm7, %zmm7
+    vpshufd $78, %zmm12, %zmm15
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    vpclmulqdq $0, 960(%rsi), %zmm14, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    vpternlogq $150, %zmm16, %zmm15, %zmm10
+    vpshufd $78, %zmm13, %zmm14
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
-    vpclmulqdq $17, 896(%rsi), %zmm13, %zmm16
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
+    vpxord %zmm14, %zmm13, %zmm13
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe4    # vaesenc %zmm20, %zmm4, %zmm4
-    vpclmulqdq $17, 960(%rsi), %zmm14, %zmm15
+    vpclmulqdq $0, 1920(%rsi), %zmm12, %zmm12
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xec    # vaesenc %zmm20, %zmm5, %zmm5
-    vpternlogq $150, %zmm16, %zmm15, %zmm12
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf4    # vaesenc %zmm20, %zmm6, %zmm6
+    vpclmulqdq $0, 1984(%rsi), %zmm13, %zmm13
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfc    # vaesenc %zmm20, %zmm7, %zmm7
-    vpshufd $78, %zmm13, %zmm16
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    vpxord %zmm16, %zmm13, %zmm13
-    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    vpshufd $78, %zmm14, %zmm15
-    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
-    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
-    vpxord %zmm15, %zmm14, %zmm14
-    .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe3    # vaesenc %zmm19, %zmm4, %zmm4
-    vpclmulqdq $0, 1920(%rsi), %zmm13, %zmm13
-    .byte 0x62,0xb2,0x55,0x48,0xdc,0xeb    # vaesenc %zmm19, %zmm5, %zmm5
-    .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf3    # vaesenc %zmm19, %zmm6, %zmm6
-    vpclmulqdq $0, 1984(%rsi), %zmm14, %zmm14
-    .byte 0x62,0xb2,0x45,0x48,0xdc,0xfb    # vaesenc %zmm19, %zmm7, %zmm7
-    vpternlogq $150, %zmm13, %zmm14, %zmm11
-    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    vpternlogq $150, %zmm10, %zmm12, %zmm11
-    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd2    # vaesenclast %zmm18, %zmm2, %zmm2
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
-    .byte 0x62,0xb2,0x65,0x48,0xdd,0xda    # vaesenclast %zmm18, %zmm3, %zmm3
-    vpclmulqdq $16, %zmm15, %zmm10, %zmm16
-    .byte 0x62,0xb2,0x5d,0x48,0xdd,0xe2    # vaesenclast %zmm18, %zmm4, %zmm4
-    vpshufd $78, %zmm10, %zmm10
-    .byte 0x62,0xb2,0x55,0x48,0xdd,0xea    # vaesenclast %zmm18, %zmm5, %zmm5
-    .byte 0x62,0xb2,0x4d,0x48,0xdd,0xf2    # vaesenclast %zmm18, %zmm6, %zmm6
-    vpternlogq $150, %zmm10, %zmm16, %zmm11
-    .byte 0x62,0xb2,0x45,0x48,0xdd,0xfa    # vaesenclast %zmm18, %zmm7, %zmm7
-    vpclmulqdq $16, %zmm15, %zmm11, %zmm16
+    vpternlogq $150, %zmm12, %zmm13, %zmm10
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm19, %zmm0, %zmm0
+    vpternlogq $150, %zmm9, %zmm11, %zmm10
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd3    # vaesenclast %zmm19, %zmm2, %zmm2
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm14
+    .byte 0x62,0xb2,0x65,0x48,0xdd,0xdb    # vaesenclast %zmm19, %zmm3, %zmm3
+    vpclmulqdq $16, %zmm14, %zmm9, %zmm15
+    .byte 0x62,0xb2,0x5d,0x48,0xdd,0xe3    # vaesenclast %zmm19, %zmm4, %zmm4
+    vpshufd $78, %zmm9, %zmm9
+    .byte 0x62,0xb2,0x55,0x48,0xdd,0xeb    # vaesenclast %zmm19, %zmm5, %zmm5
+    .byte 0x62,0xb2,0x4d,0x48,0xdd,0xf3    # vaesenclast %zmm19, %zmm6, %zmm6
+    vpternlogq $150, %zmm9, %zmm15, %zmm10
+    .byte 0x62,0xb2,0x45,0x48,0xdd,0xfb    # vaesenclast %zmm19, %zmm7, %zmm7
+    vpclmulqdq $16, %zmm14, %zmm10, %zmm15
     vpxord 0(%r8), %zmm0, %zmm0
     vpxord 64(%r8), %zmm1, %zmm1
-    vpshufd $78, %zmm11, %zmm11
+    vpshufd $78, %zmm10, %zmm10
     vpxord 128(%r8), %zmm2, %zmm2
-    vpternlogq $150, %zmm11, %zmm16, %zmm12
+    vpternlogq $150, %zmm10, %zmm15, %zmm11
     vpxord 192(%r8), %zmm3, %zmm3
-    vshufi64x2 $78, %zmm12, %zmm12, %zmm16
+    vshufi64x2 $78, %zmm11, %zmm11, %zmm15
     vpxord 256(%r8), %zmm4, %zmm4
     vpxord 320(%r8), %zmm5, %zmm5
-    vpxord %zmm16, %zmm12, %zmm12
+    vpxord %zmm15, %zmm11, %zmm11
     vpxord 384(%r8), %zmm6, %zmm6
-    vextracti32x4 $1, %zmm12, %xmm16
+    vextracti32x4 $1, %zmm11, %xmm15
     vpxord 448(%r8), %zmm7, %zmm7
-    vpxord %xmm16, %xmm12, %xmm12
+    vpxor %xmm15, %xmm11, %xmm11
     vmovdqu64 %zmm0, 0(%rcx)
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqu64 %zmm2, 128(%rcx)
@@ -3173,7 +3196,8 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w32_short_no_ek0
     vmovdqu 32(%rdx), %xmm7
-    vpxord %xmm17, %xmm7, %xmm7
+    vpxord %xmm18, %xmm7, %xmm7
+    .byte 0x62,0x92,0x45,0x08,0xdc,0xfe    # vaesenc %xmm30, %xmm7, %xmm7
     .byte 0x62,0x92,0x45,0x08,0xdc,0xfd    # vaesenc %xmm29, %xmm7, %xmm7
     .byte 0x62,0x92,0x45,0x08,0xdc,0xfc    # vaesenc %xmm28, %xmm7, %xmm7
     .byte 0x62,0x92,0x45,0x08,0xdc,0xfb    # vaesenc %xmm27, %xmm7, %xmm7
@@ -3184,16 +3208,15 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     .byte 0x62,0xb2,0x45,0x08,0xdc,0xfe    # vaesenc %xmm22, %xmm7, %xmm7
     .byte 0x62,0xb2,0x45,0x08,0xdc,0xfd    # vaesenc %xmm21, %xmm7, %xmm7
     .byte 0x62,0xb2,0x45,0x08,0xdc,0xfc    # vaesenc %xmm20, %xmm7, %xmm7
-    .byte 0x62,0xb2,0x45,0x08,0xdc,0xfb    # vaesenc %xmm19, %xmm7, %xmm7
-    .byte 0x62,0xb2,0x45,0x08,0xdd,0xfa    # vaesenclast %xmm18, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x45,0x08,0xdd,0xfb    # vaesenclast %xmm19, %xmm7, %xmm7
 .Laes_gen_vaes512_gcm_dec_k192_w32_short_no_ek0:
 .Laes_gen_vaes512_gcm_dec_k192_w32_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
-    vmovq %rax, %xmm15
-    vpaddd %xmm8, %xmm15, %xmm15
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
-    vmovdqu %xmm15, 16(%rdx)
+    vmovq %rax, %xmm14
+    vpaddd %xmm8, %xmm14, %xmm14
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm14, %xmm14
+    vmovdqu %xmm14, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k192_w32_tail
     test %r10, %r10
@@ -3203,25 +3226,25 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %rax
-    vmovdqu %xmm12, (%rdx)
+    vmovdqu %xmm11, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w32_no_last
-    vmovdqu 48(%rdx), %xmm13
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu 48(%rdx), %xmm12
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm12
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k192_w32_l_times_h
-    vpxor %xmm12, %xmm13, %xmm13
+    vpxor %xmm11, %xmm12, %xmm12
 .Laes_gen_vaes512_gcm_dec_k192_w32_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm16
-    vpxord %xmm16, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
+    vpclmulqdq $0, 1008(%rsi), %xmm12, %xmm9
+    vpclmulqdq $17, 1008(%rsi), %xmm12, %xmm11
+    vpshufd $78, %xmm12, %xmm15
+    vpxor %xmm15, %xmm12, %xmm12
+    vpclmulqdq $0, 2032(%rsi), %xmm12, %xmm10
     jmp .Laes_gen_vaes512_gcm_dec_k192_w32_sums
 .Laes_gen_vaes512_gcm_dec_k192_w32_no_last:
+    vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
 .Laes_gen_vaes512_gcm_dec_k192_w32_sums:
     cmp $224, %r11b
     ja .Laes_gen_vaes512_gcm_dec_k192_w32_tail_le
@@ -3232,10 +3255,14 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm6, %zmm2
     vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm6, %zmm3
     vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm6, %zmm6
-    vpxord %zmm17, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm17, %zmm3, %zmm3
+    vpxord %zmm18, %zmm0, %zmm0
+    vpxord %zmm18, %zmm1, %zmm1
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm18, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xce    # vaesenc %zmm30, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm30, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xde    # vaesenc %zmm30, %zmm3, %zmm3
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm29, %zmm2, %zmm2
@@ -3276,66 +3303,62 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
-    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
-    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd2    # vaesenclast %zmm18, %zmm2, %zmm2
-    .byte 0x62,0xb2,0x65,0x48,0xdd,0xda    # vaesenclast %zmm18, %zmm3, %zmm3
-    vmovdqu64 (%r8), %zmm13
-    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd3    # vaesenclast %zmm19, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdd,0xdb    # vaesenclast %zmm19, %zmm3, %zmm3
+    vmovdqu64 (%r8), %zmm12
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 64(%r8), %zmm13
-    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 64(%r8), %zmm12
+    vpxord %zmm12, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 128(%r8), %zmm13
-    vpxord %zmm13, %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1088(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 128(%r8), %zmm12
+    vpxord %zmm12, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 128(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 128(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1152(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 192(%r8), %zmm13
-    vpxord %zmm13, %zmm3, %zmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 128(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 128(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1152(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 192(%r8), %zmm12
+    vpxord %zmm12, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 192(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 192(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1216(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 192(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 192(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1216(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
     add $256, %r8
     add $256, %rcx
     add $256, %rax
@@ -3346,8 +3369,10 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vmovdqa64 %zmm6, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm6, %zmm6
-    vpxord %zmm17, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm18, %zmm0, %zmm0
+    vpxord %zmm18, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xce    # vaesenc %zmm30, %zmm1, %zmm1
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
@@ -3368,38 +3393,36 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
-    vmovdqu64 (%r8), %zmm13
-    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm19, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm12
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 64(%r8), %zmm13
-    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 64(%r8), %zmm12
+    vpxord %zmm12, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1088(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
     add $128, %r8
     add $128, %rcx
     add $128, %rax
@@ -3409,7 +3432,8 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     jb .Laes_gen_vaes512_gcm_dec_k192_w32_tail_past1_be
     vmovdqa64 %zmm6, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm6
-    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm18, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
@@ -3420,24 +3444,23 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    vmovdqu64 (%r8), %zmm13
-    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm19, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm12
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
     add $64, %r8
     add $64, %rcx
     add $64, %rax
@@ -3451,7 +3474,8 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     kmovq %r11, %k1
     vmovdqa64 %zmm6, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm6, %zmm6
-    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm18, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
@@ -3462,24 +3486,23 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    vmovdqu8 (%r8), %zmm13{%k1}{z}
-    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm19, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm12{%k1}{z}
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
     jmp .Laes_gen_vaes512_gcm_dec_k192_w32_reduce
 .Laes_gen_vaes512_gcm_dec_k192_w32_tail_le:
     cmp $256, %r9
@@ -3493,10 +3516,14 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpaddd .Lvaes512_gcm_inc4+192(%rip), %zmm8, %zmm3
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm8, %zmm8
-    vpxord %zmm17, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
-    vpxord %zmm17, %zmm2, %zmm2
-    vpxord %zmm17, %zmm3, %zmm3
+    vpxord %zmm18, %zmm0, %zmm0
+    vpxord %zmm18, %zmm1, %zmm1
+    vpxord %zmm18, %zmm2, %zmm2
+    vpxord %zmm18, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xce    # vaesenc %zmm30, %zmm1, %zmm1
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm30, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xde    # vaesenc %zmm30, %zmm3, %zmm3
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm29, %zmm2, %zmm2
@@ -3537,66 +3564,62 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
-    .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
-    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd2    # vaesenclast %zmm18, %zmm2, %zmm2
-    .byte 0x62,0xb2,0x65,0x48,0xdd,0xda    # vaesenclast %zmm18, %zmm3, %zmm3
-    vmovdqu64 (%r8), %zmm13
-    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm19, %zmm1, %zmm1
+    .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd3    # vaesenclast %zmm19, %zmm2, %zmm2
+    .byte 0x62,0xb2,0x65,0x48,0xdd,0xdb    # vaesenclast %zmm19, %zmm3, %zmm3
+    vmovdqu64 (%r8), %zmm12
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 64(%r8), %zmm13
-    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 64(%r8), %zmm12
+    vpxord %zmm12, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 128(%r8), %zmm13
-    vpxord %zmm13, %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1088(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 128(%r8), %zmm12
+    vpxord %zmm12, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 128(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 128(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1152(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 192(%r8), %zmm13
-    vpxord %zmm13, %zmm3, %zmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 128(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 128(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1152(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 192(%r8), %zmm12
+    vpxord %zmm12, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 192(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 192(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1216(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 192(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 192(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1216(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
     add $256, %r8
     add $256, %rcx
     add $256, %rax
@@ -3609,8 +3632,10 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm8, %zmm8
-    vpxord %zmm17, %zmm0, %zmm0
-    vpxord %zmm17, %zmm1, %zmm1
+    vpxord %zmm18, %zmm0, %zmm0
+    vpxord %zmm18, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xce    # vaesenc %zmm30, %zmm1, %zmm1
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
@@ -3631,38 +3656,36 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
-    vmovdqu64 (%r8), %zmm13
-    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm19, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm19, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm12
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 64(%r8), %zmm13
-    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 64(%r8), %zmm12
+    vpxord %zmm12, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1088(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
     add $128, %r8
     add $128, %rcx
     add $128, %rax
@@ -3673,7 +3696,8 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vmovdqa64 %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
-    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm18, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
@@ -3684,24 +3708,23 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    vmovdqu64 (%r8), %zmm13
-    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm19, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm12
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
     add $64, %r8
     add $64, %rcx
     add $64, %rax
@@ -3716,7 +3739,8 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vmovdqa64 %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm8, %zmm8
-    vpxord %zmm17, %zmm0, %zmm0
+    vpxord %zmm18, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
@@ -3727,49 +3751,48 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    vmovdqu8 (%r8), %zmm13{%k1}{z}
-    vpxord %zmm13, %zmm0, %zmm0
+    .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc3    # vaesenclast %zmm19, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm12{%k1}{z}
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
 .Laes_gen_vaes512_gcm_dec_k192_w32_reduce:
-    vpternlogq $150, %zmm10, %zmm12, %zmm11
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
-    vpclmulqdq $16, %zmm15, %zmm10, %zmm16
+    vpternlogq $150, %zmm9, %zmm11, %zmm10
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm14
+    vpclmulqdq $16, %zmm14, %zmm9, %zmm15
+    vpshufd $78, %zmm9, %zmm9
+    vpternlogq $150, %zmm9, %zmm15, %zmm10
+    vpclmulqdq $16, %zmm14, %zmm10, %zmm15
     vpshufd $78, %zmm10, %zmm10
-    vpternlogq $150, %zmm10, %zmm16, %zmm11
-    vpclmulqdq $16, %zmm15, %zmm11, %zmm16
-    vpshufd $78, %zmm11, %zmm11
-    vpternlogq $150, %zmm11, %zmm16, %zmm12
-    vshufi64x2 $78, %zmm12, %zmm12, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vextracti32x4 $1, %zmm12, %xmm16
-    vpxord %xmm16, %xmm12, %xmm12
+    vpternlogq $150, %zmm10, %zmm15, %zmm11
+    vshufi64x2 $78, %zmm11, %zmm11, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vextracti32x4 $1, %zmm11, %xmm15
+    vpxor %xmm15, %xmm11, %xmm11
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w32_tag_done
-    vmovdqa %xmm7, %xmm13
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
-    vpxor %xmm15, %xmm13, %xmm13
-    vmovdqu %xmm13, 48(%rdx)
-    vpxor %xmm13, %xmm13, %xmm13
-    vmovdqu %xmm13, 32(%rdx)
-    vmovdqu %xmm13, (%rdx)
+    vmovdqa %xmm7, %xmm12
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vmovdqu %xmm12, 48(%rdx)
+    vpxor %xmm12, %xmm12, %xmm12
+    vmovdqu %xmm12, 32(%rdx)
+    vmovdqu %xmm12, (%rdx)
     jmp .Laes_gen_vaes512_gcm_dec_k192_w32_tail_done
 .Laes_gen_vaes512_gcm_dec_k192_w32_tag_done:
-    vmovdqu %xmm12, (%rdx)
+    vmovdqu %xmm11, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w32_tail_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -3802,6 +3825,7 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     vpxord %xmm27, %xmm27, %xmm27
     vpxord %xmm28, %xmm28, %xmm28
     vpxord %xmm29, %xmm29, %xmm29
+    vpxord %xmm30, %xmm30, %xmm30
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k192_w32, .-aes_gen_vaes512_gcm_dec_k192_w32
@@ -3818,27 +3842,28 @@ aes_gen_vaes512_gcm_dec_k192_w32:
 #   %zmm2 blocks 8-11; in the tail the counter blocks, big-endian
 #   %zmm3 blocks 12-15; in the tail E(J0)
 #   %zmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %zmm5 temporary: data loads
-#   %zmm6 GHASH: low products
-#   %zmm7 GHASH: middle products
-#   %zmm8 GHASH: high products; between groups the running hash, reflected
-#   %zmm9 GHASH: a block register of data
-#   %zmm10 GHASH: the next one
-#   %zmm11 GHASH: a key power, a product
-#   %zmm12 GHASH: a product
-#   %zmm13 rk0
-#   %zmm25 rk1
-#   %zmm24 rk2
-#   %zmm23 rk3
-#   %zmm22 rk4
-#   %zmm21 rk5
-#   %zmm20 rk6
-#   %zmm19 rk7
-#   %zmm18 rk8
-#   %zmm17 rk9
-#   %zmm16 rk10
-#   %zmm15 rk11
-#   %zmm14 rk12
+#   %zmm5 GHASH: low products
+#   %zmm6 GHASH: middle products
+#   %zmm7 GHASH: high products; between groups the running hash, reflected
+#   %zmm8 GHASH: a block register of data
+#   %zmm9 GHASH: the next one
+#   %zmm10 GHASH: a key power, a product
+#   %zmm11 GHASH: a product
+#   %zmm12 the byte reversal, in the groups
+#   %zmm13 in the groups, a block register's lanes added to byte 15 of every lane: from one register's counters to the next's
+#   %zmm14 rk0
+#   %zmm26 rk1
+#   %zmm25 rk2
+#   %zmm24 rk3
+#   %zmm23 rk4
+#   %zmm22 rk5
+#   %zmm21 rk6
+#   %zmm20 rk7
+#   %zmm19 rk8
+#   %zmm18 rk9
+#   %zmm17 rk10
+#   %zmm16 rk11
+#   %zmm15 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k192_w16
@@ -3846,23 +3871,23 @@ aes_gen_vaes512_gcm_dec_k192_w32:
     .p2align 5
 aes_gen_vaes512_gcm_dec_k192_w16:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm13
-    vbroadcasti32x4 16(%rdi), %zmm25
-    vbroadcasti32x4 32(%rdi), %zmm24
-    vbroadcasti32x4 48(%rdi), %zmm23
-    vbroadcasti32x4 64(%rdi), %zmm22
-    vbroadcasti32x4 80(%rdi), %zmm21
-    vbroadcasti32x4 96(%rdi), %zmm20
-    vbroadcasti32x4 112(%rdi), %zmm19
-    vbroadcasti32x4 128(%rdi), %zmm18
-    vbroadcasti32x4 144(%rdi), %zmm17
-    vbroadcasti32x4 160(%rdi), %zmm16
-    vbroadcasti32x4 176(%rdi), %zmm15
-    vbroadcasti32x4 192(%rdi), %zmm14
+    vbroadcasti32x4 0(%rdi), %zmm14
+    vbroadcasti32x4 16(%rdi), %zmm26
+    vbroadcasti32x4 32(%rdi), %zmm25
+    vbroadcasti32x4 48(%rdi), %zmm24
+    vbroadcasti32x4 64(%rdi), %zmm23
+    vbroadcasti32x4 80(%rdi), %zmm22
+    vbroadcasti32x4 96(%rdi), %zmm21
+    vbroadcasti32x4 112(%rdi), %zmm20
+    vbroadcasti32x4 128(%rdi), %zmm19
+    vbroadcasti32x4 144(%rdi), %zmm18
+    vbroadcasti32x4 160(%rdi), %zmm17
+    vbroadcasti32x4 176(%rdi), %zmm16
+    vbroadcasti32x4 192(%rdi), %zmm15
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
-    vmovdqu (%rdx), %xmm8
+    vmovdqu (%rdx), %xmm7
     vbroadcasti32x4 16(%rdx), %zmm4
     mov 28(%rdx), %r11d
     bswap %r11d
@@ -3875,7 +3900,8 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w16_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm14, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
@@ -3886,21 +3912,22 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w16_no_ek0:
+    vmovdqu64 .Lvaes512_gcm_bswap(%rip), %zmm12
+    vmovdqu64 .Lvaes512_gcm_inc_be4+64(%rip), %zmm13
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w16_loop:
     cmp $236, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k192_w16_carry46
-    vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
-    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm4, %zmm1
-    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm4, %zmm2
-    vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm4, %zmm3
-    vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm4, %zmm4
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w16_counted46
-.Laes_gen_vaes512_gcm_dec_k192_w16_carry46:
+    ja .Laes_gen_vaes512_gcm_dec_k192_w16_carry48
+    vmovdqa64 %zmm4, %zmm0
+    vpaddd %zmm13, %zmm0, %zmm1
+    vpaddd %zmm13, %zmm1, %zmm2
+    vpaddd %zmm13, %zmm2, %zmm3
+    vpaddd %zmm13, %zmm3, %zmm4
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w16_counted48
+.Laes_gen_vaes512_gcm_dec_k192_w16_carry48:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -3912,111 +3939,111 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-.Laes_gen_vaes512_gcm_dec_k192_w16_counted46:
+.Laes_gen_vaes512_gcm_dec_k192_w16_counted48:
     add $16, %r11d
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm13, %zmm1, %zmm1
-    vmovdqu64 0(%r8), %zmm9
-    vpxord %zmm13, %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vpxord %zmm13, %zmm3, %zmm3
-    vmovdqu64 64(%r8), %zmm10
+    vpxord %zmm14, %zmm0, %zmm0
+    vpxord %zmm14, %zmm1, %zmm1
+    vmovdqu64 0(%r8), %zmm8
+    vpxord %zmm14, %zmm2, %zmm2
+    vpshufb %zmm12, %zmm8, %zmm8
+    vpxord %zmm14, %zmm3, %zmm3
+    vmovdqu64 64(%r8), %zmm9
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    vpshufb %zmm12, %zmm9, %zmm9
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    vpxord %zmm7, %zmm8, %zmm8
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
+    vpclmulqdq $0, 768(%rsi), %zmm8, %zmm5
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm10, %zmm10
+    vpclmulqdq $0, 832(%rsi), %zmm9, %zmm11
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
-    vpxord %zmm8, %zmm9, %zmm9
+    vpxord %zmm11, %zmm5, %zmm5
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
+    vpclmulqdq $17, 768(%rsi), %zmm8, %zmm7
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
-    vpclmulqdq $0, 768(%rsi), %zmm9, %zmm6
+    vpclmulqdq $17, 832(%rsi), %zmm9, %zmm11
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
-    vpclmulqdq $0, 832(%rsi), %zmm10, %zmm12
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
-    vpxord %zmm12, %zmm6, %zmm6
+    vpxord %zmm11, %zmm7, %zmm7
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
-    vpclmulqdq $17, 768(%rsi), %zmm9, %zmm8
+    vpshufd $78, %zmm8, %zmm11
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
-    vpclmulqdq $17, 832(%rsi), %zmm10, %zmm12
+    vpxord %zmm11, %zmm8, %zmm8
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
+    vpshufd $78, %zmm9, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
-    vpxord %zmm12, %zmm8, %zmm8
+    vpxord %zmm10, %zmm9, %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
-    vpshufd $78, %zmm9, %zmm12
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
-    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1792(%rsi), %zmm8, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
-    vpshufd $78, %zmm10, %zmm11
+    vpclmulqdq $0, 1856(%rsi), %zmm9, %zmm9
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
-    vpxord %zmm11, %zmm10, %zmm10
+    vpxord %zmm9, %zmm6, %zmm6
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
+    vmovdqu64 128(%r8), %zmm8
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
-    vpclmulqdq $0, 1792(%rsi), %zmm9, %zmm7
+    vpshufb %zmm12, %zmm8, %zmm8
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    vpclmulqdq $0, 1856(%rsi), %zmm10, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
-    vpxord %zmm10, %zmm7, %zmm7
+    vmovdqu64 192(%r8), %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
-    vmovdqu64 128(%r8), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm9
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, 896(%rsi), %zmm8, %zmm11
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
+    vpclmulqdq $0, 960(%rsi), %zmm9, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    vmovdqu64 192(%r8), %zmm10
+    vpternlogq $150, %zmm11, %zmm10, %zmm5
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm10, %zmm10
+    vpclmulqdq $17, 896(%rsi), %zmm8, %zmm11
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
-    vpclmulqdq $0, 896(%rsi), %zmm9, %zmm12
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    vpclmulqdq $0, 960(%rsi), %zmm10, %zmm11
+    vpclmulqdq $17, 960(%rsi), %zmm9, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    vpternlogq $150, %zmm12, %zmm11, %zmm6
+    vpternlogq $150, %zmm11, %zmm10, %zmm7
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
-    vpclmulqdq $17, 896(%rsi), %zmm9, %zmm12
+    vpshufd $78, %zmm8, %zmm11
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
+    vpxord %zmm11, %zmm8, %zmm8
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
-    vpclmulqdq $17, 960(%rsi), %zmm10, %zmm11
+    vpshufd $78, %zmm9, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
-    vpternlogq $150, %zmm12, %zmm11, %zmm8
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm18, %zmm2, %zmm2
-    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm10, %zmm9, %zmm9
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xda    # vaesenc %zmm18, %zmm3, %zmm3
-    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1920(%rsi), %zmm8, %zmm8
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
-    vpshufd $78, %zmm10, %zmm11
+    vpclmulqdq $0, 1984(%rsi), %zmm9, %zmm9
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
+    vpternlogq $150, %zmm8, %zmm9, %zmm6
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm17, %zmm2, %zmm2
-    vpxord %zmm11, %zmm10, %zmm10
+    vpternlogq $150, %zmm5, %zmm7, %zmm6
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xd9    # vaesenc %zmm17, %zmm3, %zmm3
-    vpclmulqdq $0, 1920(%rsi), %zmm9, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    vpclmulqdq $0, 1984(%rsi), %zmm10, %zmm10
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
-    vpternlogq $150, %zmm9, %zmm10, %zmm7
+    vpclmulqdq $16, %zmm10, %zmm5, %zmm11
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm16, %zmm2, %zmm2
-    vpternlogq $150, %zmm6, %zmm8, %zmm7
+    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xd8    # vaesenc %zmm16, %zmm3, %zmm3
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
-    vpclmulqdq $16, %zmm11, %zmm6, %zmm12
-    .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm15, %zmm2, %zmm2
+    vpternlogq $150, %zmm5, %zmm11, %zmm6
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
+    vpclmulqdq $16, %zmm10, %zmm6, %zmm11
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcf    # vaesenclast %zmm15, %zmm1, %zmm1
+    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd7    # vaesenclast %zmm15, %zmm2, %zmm2
     vpshufd $78, %zmm6, %zmm6
-    .byte 0x62,0xd2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm15, %zmm3, %zmm3
-    vpternlogq $150, %zmm6, %zmm12, %zmm7
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
-    vpclmulqdq $16, %zmm11, %zmm7, %zmm12
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xce    # vaesenclast %zmm14, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd6    # vaesenclast %zmm14, %zmm2, %zmm2
-    vpshufd $78, %zmm7, %zmm7
-    .byte 0x62,0xd2,0x65,0x48,0xdd,0xde    # vaesenclast %zmm14, %zmm3, %zmm3
-    vpternlogq $150, %zmm7, %zmm12, %zmm8
+    .byte 0x62,0xd2,0x65,0x48,0xdd,0xdf    # vaesenclast %zmm15, %zmm3, %zmm3
+    vpternlogq $150, %zmm6, %zmm11, %zmm7
     vpxord 0(%r8), %zmm0, %zmm0
-    vshufi64x2 $78, %zmm8, %zmm8, %zmm12
+    vshufi64x2 $78, %zmm7, %zmm7, %zmm11
     vpxord 64(%r8), %zmm1, %zmm1
-    vpxord %zmm12, %zmm8, %zmm8
+    vpxord %zmm11, %zmm7, %zmm7
     vpxord 128(%r8), %zmm2, %zmm2
-    vextracti32x4 $1, %zmm8, %xmm12
+    vextracti32x4 $1, %zmm7, %xmm11
     vpxord 192(%r8), %zmm3, %zmm3
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm11, %xmm7, %xmm7
     vmovdqu64 %zmm0, 0(%rcx)
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqu64 %zmm2, 128(%rcx)
@@ -4038,7 +4065,8 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w16_short_no_ek0
     vmovdqu 32(%rdx), %xmm3
-    vpxor %xmm13, %xmm3, %xmm3
+    vpxor %xmm14, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xda    # vaesenc %xmm26, %xmm3, %xmm3
     .byte 0x62,0x92,0x65,0x08,0xdc,0xd9    # vaesenc %xmm25, %xmm3, %xmm3
     .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
@@ -4049,16 +4077,15 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xdf         # vaesenclast %xmm15, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_dec_k192_w16_short_no_ek0:
 .Laes_gen_vaes512_gcm_dec_k192_w16_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
+    vmovq %rax, %xmm10
+    vpaddd %xmm4, %xmm10, %xmm10
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
+    vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k192_w16_tail
     test %r10, %r10
@@ -4068,25 +4095,25 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %rax
-    vmovdqu %xmm8, (%rdx)
+    vmovdqu %xmm7, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w16_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu 48(%rdx), %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k192_w16_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
+    vpxor %xmm7, %xmm8, %xmm8
 .Laes_gen_vaes512_gcm_dec_k192_w16_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm5
+    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm6
     jmp .Laes_gen_vaes512_gcm_dec_k192_w16_sums
 .Laes_gen_vaes512_gcm_dec_k192_w16_no_last:
+    vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
 .Laes_gen_vaes512_gcm_dec_k192_w16_sums:
     cmp $240, %r11b
     ja .Laes_gen_vaes512_gcm_dec_k192_w16_tail_le
@@ -4095,8 +4122,10 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vmovdqa64 %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm2, %zmm2
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm0, %zmm0
+    vpxord %zmm14, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
@@ -4117,38 +4146,36 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xce    # vaesenclast %zmm14, %zmm1, %zmm1
-    vmovdqu64 (%r8), %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcf    # vaesenclast %zmm15, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm8
+    vpxord %zmm8, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vmovdqu (%rdx), %xmm11
-    vpxord %zmm11, %zmm9, %zmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
-    vmovdqu64 64(%r8), %zmm9
-    vpxord %zmm9, %zmm1, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vmovdqu (%rdx), %xmm10
+    vpxord %zmm10, %zmm8, %zmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1024(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
+    vmovdqu64 64(%r8), %zmm8
+    vpxord %zmm8, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vpclmulqdq $0, 64(%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 64(%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1088(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vpclmulqdq $0, 64(%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, 64(%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1088(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
     add $128, %r8
     add $128, %rcx
     add $128, %rax
@@ -4158,7 +4185,8 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     jb .Laes_gen_vaes512_gcm_dec_k192_w16_tail_past1_be
     vmovdqa64 %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm2
-    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm14, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
@@ -4169,24 +4197,23 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
-    vmovdqu64 (%r8), %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm8
+    vpxord %zmm8, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vmovdqu (%rdx), %xmm11
-    vpxord %zmm11, %zmm9, %zmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vmovdqu (%rdx), %xmm10
+    vpxord %zmm10, %zmm8, %zmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1024(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
     add $64, %r8
     add $64, %rcx
     add $64, %rax
@@ -4200,7 +4227,8 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     kmovq %r11, %k1
     vmovdqa64 %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm2
-    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm14, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
@@ -4211,24 +4239,23 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
-    vmovdqu8 (%r8), %zmm9{%k1}{z}
-    vpxord %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm8{%k1}{z}
+    vpxord %zmm8, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vmovdqu (%rdx), %xmm11
-    vpxord %zmm11, %zmm9, %zmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vmovdqu (%rdx), %xmm10
+    vpxord %zmm10, %zmm8, %zmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1024(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
     jmp .Laes_gen_vaes512_gcm_dec_k192_w16_reduce
 .Laes_gen_vaes512_gcm_dec_k192_w16_tail_le:
     cmp $128, %r9
@@ -4238,8 +4265,10 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm4, %zmm4
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm0, %zmm0
+    vpxord %zmm14, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
@@ -4260,38 +4289,36 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xce    # vaesenclast %zmm14, %zmm1, %zmm1
-    vmovdqu64 (%r8), %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcf    # vaesenclast %zmm15, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm8
+    vpxord %zmm8, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vmovdqu (%rdx), %xmm11
-    vpxord %zmm11, %zmm9, %zmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
-    vmovdqu64 64(%r8), %zmm9
-    vpxord %zmm9, %zmm1, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vmovdqu (%rdx), %xmm10
+    vpxord %zmm10, %zmm8, %zmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1024(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
+    vmovdqu64 64(%r8), %zmm8
+    vpxord %zmm8, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vpclmulqdq $0, 64(%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 64(%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1088(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vpclmulqdq $0, 64(%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, 64(%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1088(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
     add $128, %r8
     add $128, %rcx
     add $128, %rax
@@ -4302,7 +4329,8 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vmovdqa64 %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
-    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm14, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
@@ -4313,24 +4341,23 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
-    vmovdqu64 (%r8), %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm8
+    vpxord %zmm8, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vmovdqu (%rdx), %xmm11
-    vpxord %zmm11, %zmm9, %zmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vmovdqu (%rdx), %xmm10
+    vpxord %zmm10, %zmm8, %zmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1024(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
     add $64, %r8
     add $64, %rcx
     add $64, %rax
@@ -4345,7 +4372,8 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vmovdqa64 %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
-    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm14, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
@@ -4356,49 +4384,48 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
-    vmovdqu8 (%r8), %zmm9{%k1}{z}
-    vpxord %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm8{%k1}{z}
+    vpxord %zmm8, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vmovdqu (%rdx), %xmm11
-    vpxord %zmm11, %zmm9, %zmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vmovdqu (%rdx), %xmm10
+    vpxord %zmm10, %zmm8, %zmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1024(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
 .Laes_gen_vaes512_gcm_dec_k192_w16_reduce:
-    vpternlogq $150, %zmm6, %zmm8, %zmm7
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
-    vpclmulqdq $16, %zmm11, %zmm6, %zmm12
+    vpternlogq $150, %zmm5, %zmm7, %zmm6
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm10
+    vpclmulqdq $16, %zmm10, %zmm5, %zmm11
+    vpshufd $78, %zmm5, %zmm5
+    vpternlogq $150, %zmm5, %zmm11, %zmm6
+    vpclmulqdq $16, %zmm10, %zmm6, %zmm11
     vpshufd $78, %zmm6, %zmm6
-    vpternlogq $150, %zmm6, %zmm12, %zmm7
-    vpclmulqdq $16, %zmm11, %zmm7, %zmm12
-    vpshufd $78, %zmm7, %zmm7
-    vpternlogq $150, %zmm7, %zmm12, %zmm8
-    vshufi64x2 $78, %zmm8, %zmm8, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vextracti32x4 $1, %zmm8, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
+    vpternlogq $150, %zmm6, %zmm11, %zmm7
+    vshufi64x2 $78, %zmm7, %zmm7, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vextracti32x4 $1, %zmm7, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w16_tag_done
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
+    vmovdqa %xmm3, %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm7, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vmovdqu %xmm8, 48(%rdx)
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, 32(%rdx)
+    vmovdqu %xmm8, (%rdx)
     jmp .Laes_gen_vaes512_gcm_dec_k192_w16_tail_done
 .Laes_gen_vaes512_gcm_dec_k192_w16_tag_done:
-    vmovdqu %xmm8, (%rdx)
+    vmovdqu %xmm7, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w16_tail_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -4427,6 +4454,7 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     vpxord %xmm23, %xmm23, %xmm23
     vpxord %xmm24, %xmm24, %xmm24
     vpxord %xmm25, %xmm25, %xmm25
+    vpxord %xmm26, %xmm26, %xmm26
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k192_w16, .-aes_gen_vaes512_gcm_dec_k192_w16
@@ -4441,27 +4469,28 @@ aes_gen_vaes512_gcm_dec_k192_w16:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7; in the tail E(J0)
 #   %zmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %zmm3 temporary: data loads
-#   %zmm4 GHASH: low products
-#   %zmm5 GHASH: middle products
-#   %zmm6 GHASH: high products; between groups the running hash, reflected
-#   %zmm7 GHASH: a block register of data
-#   %zmm8 GHASH: the next one
-#   %zmm9 GHASH: a key power, a product
-#   %zmm10 GHASH: a product
-#   %zmm11 rk0
-#   %zmm23 rk1
-#   %zmm22 rk2
-#   %zmm21 rk3
-#   %zmm20 rk4
-#   %zmm19 rk5
-#   %zmm18 rk6
-#   %zmm17 rk7
-#   %zmm16 rk8
-#   %zmm15 rk9
-#   %zmm14 rk10
-#   %zmm13 rk11
-#   %zmm12 rk12
+#   %zmm3 GHASH: low products
+#   %zmm4 GHASH: middle products
+#   %zmm5 GHASH: high products; between groups the running hash, reflected
+#   %zmm6 GHASH: a block register of data
+#   %zmm7 GHASH: the next one
+#   %zmm8 GHASH: a key power, a product
+#   %zmm9 GHASH: a product
+#   %zmm10 the byte reversal, in the groups
+#   %zmm11 in the groups, a block register's lanes added to byte 15 of every lane: from one register's counters to the next's
+#   %zmm12 rk0
+#   %zmm24 rk1
+#   %zmm23 rk2
+#   %zmm22 rk3
+#   %zmm21 rk4
+#   %zmm20 rk5
+#   %zmm19 rk6
+#   %zmm18 rk7
+#   %zmm17 rk8
+#   %zmm16 rk9
+#   %zmm15 rk10
+#   %zmm14 rk11
+#   %zmm13 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k192_w8
@@ -4469,23 +4498,23 @@ aes_gen_vaes512_gcm_dec_k192_w16:
     .p2align 5
 aes_gen_vaes512_gcm_dec_k192_w8:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm11
-    vbroadcasti32x4 16(%rdi), %zmm23
-    vbroadcasti32x4 32(%rdi), %zmm22
-    vbroadcasti32x4 48(%rdi), %zmm21
-    vbroadcasti32x4 64(%rdi), %zmm20
-    vbroadcasti32x4 80(%rdi), %zmm19
-    vbroadcasti32x4 96(%rdi), %zmm18
-    vbroadcasti32x4 112(%rdi), %zmm17
-    vbroadcasti32x4 128(%rdi), %zmm16
-    vbroadcasti32x4 144(%rdi), %zmm15
-    vbroadcasti32x4 160(%rdi), %zmm14
-    vbroadcasti32x4 176(%rdi), %zmm13
-    vbroadcasti32x4 192(%rdi), %zmm12
+    vbroadcasti32x4 0(%rdi), %zmm12
+    vbroadcasti32x4 16(%rdi), %zmm24
+    vbroadcasti32x4 32(%rdi), %zmm23
+    vbroadcasti32x4 48(%rdi), %zmm22
+    vbroadcasti32x4 64(%rdi), %zmm21
+    vbroadcasti32x4 80(%rdi), %zmm20
+    vbroadcasti32x4 96(%rdi), %zmm19
+    vbroadcasti32x4 112(%rdi), %zmm18
+    vbroadcasti32x4 128(%rdi), %zmm17
+    vbroadcasti32x4 144(%rdi), %zmm16
+    vbroadcasti32x4 160(%rdi), %zmm15
+    vbroadcasti32x4 176(%rdi), %zmm14
+    vbroadcasti32x4 192(%rdi), %zmm13
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
-    vmovdqu (%rdx), %xmm6
+    vmovdqu (%rdx), %xmm5
     vbroadcasti32x4 16(%rdx), %zmm2
     mov 28(%rdx), %r11d
     bswap %r11d
@@ -4497,7 +4526,8 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w8_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm12, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
@@ -4508,19 +4538,20 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc5         # vaesenclast %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w8_no_ek0:
+    vmovdqu64 .Lvaes512_gcm_bswap(%rip), %zmm10
+    vmovdqu64 .Lvaes512_gcm_inc_be4+64(%rip), %zmm11
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w8_loop:
     cmp $244, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k192_w8_carry45
-    vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm2, %zmm0
-    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm1
-    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm2, %zmm2
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w8_counted45
-.Laes_gen_vaes512_gcm_dec_k192_w8_carry45:
+    ja .Laes_gen_vaes512_gcm_dec_k192_w8_carry47
+    vmovdqa64 %zmm2, %zmm0
+    vpaddd %zmm11, %zmm0, %zmm1
+    vpaddd %zmm11, %zmm1, %zmm2
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w8_counted47
+.Laes_gen_vaes512_gcm_dec_k192_w8_carry47:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -4528,66 +4559,66 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm2, %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-.Laes_gen_vaes512_gcm_dec_k192_w8_counted45:
+.Laes_gen_vaes512_gcm_dec_k192_w8_counted47:
     add $8, %r11d
-    vpxord %zmm11, %zmm0, %zmm0
-    vmovdqu64 0(%r8), %zmm7
-    vpxord %zmm11, %zmm1, %zmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vpxord %zmm12, %zmm0, %zmm0
+    vmovdqu64 0(%r8), %zmm6
+    vpxord %zmm12, %zmm1, %zmm1
+    vpshufb %zmm10, %zmm6, %zmm6
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
+    vmovdqu64 64(%r8), %zmm7
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
+    vpshufb %zmm10, %zmm7, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
-    vmovdqu64 64(%r8), %zmm8
+    vpxord %zmm5, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vpclmulqdq $0, 896(%rsi), %zmm6, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
-    vpxord %zmm6, %zmm7, %zmm7
+    vpclmulqdq $0, 960(%rsi), %zmm7, %zmm9
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
-    vpclmulqdq $0, 896(%rsi), %zmm7, %zmm4
+    vpxord %zmm9, %zmm3, %zmm3
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    vpclmulqdq $0, 960(%rsi), %zmm8, %zmm10
+    vpclmulqdq $17, 896(%rsi), %zmm6, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
-    vpxord %zmm10, %zmm4, %zmm4
+    vpclmulqdq $17, 960(%rsi), %zmm7, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    vpclmulqdq $17, 896(%rsi), %zmm7, %zmm6
+    vpxord %zmm9, %zmm5, %zmm5
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    vpclmulqdq $17, 960(%rsi), %zmm8, %zmm10
+    vpshufd $78, %zmm6, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    vpxord %zmm10, %zmm6, %zmm6
+    vpxord %zmm9, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    vpshufd $78, %zmm7, %zmm10
+    vpshufd $78, %zmm7, %zmm8
+    vpxord %zmm8, %zmm7, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
-    vpxord %zmm10, %zmm7, %zmm7
+    vpclmulqdq $0, 1920(%rsi), %zmm6, %zmm4
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
-    vpshufd $78, %zmm8, %zmm9
-    vpxord %zmm9, %zmm8, %zmm8
+    vpclmulqdq $0, 1984(%rsi), %zmm7, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
-    vpclmulqdq $0, 1920(%rsi), %zmm7, %zmm5
+    vpxord %zmm7, %zmm4, %zmm4
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
-    vpclmulqdq $0, 1984(%rsi), %zmm8, %zmm8
+    vpternlogq $150, %zmm3, %zmm5, %zmm4
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    vpxord %zmm8, %zmm5, %zmm5
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm8
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
-    vpternlogq $150, %zmm4, %zmm6, %zmm5
+    vpclmulqdq $16, %zmm8, %zmm3, %zmm9
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm9
+    vpshufd $78, %zmm3, %zmm3
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
-    vpclmulqdq $16, %zmm9, %zmm4, %zmm10
+    vpternlogq $150, %zmm3, %zmm9, %zmm4
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    vpshufd $78, %zmm4, %zmm4
+    vpclmulqdq $16, %zmm8, %zmm4, %zmm9
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xce    # vaesenc %zmm14, %zmm1, %zmm1
-    vpternlogq $150, %zmm4, %zmm10, %zmm5
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    vpclmulqdq $16, %zmm9, %zmm5, %zmm10
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm13, %zmm1, %zmm1
-    vpshufd $78, %zmm5, %zmm5
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
-    vpternlogq $150, %zmm5, %zmm10, %zmm6
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcc    # vaesenclast %zmm12, %zmm1, %zmm1
-    vshufi64x2 $78, %zmm6, %zmm6, %zmm10
+    vpshufd $78, %zmm4, %zmm4
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc5    # vaesenclast %zmm13, %zmm0, %zmm0
+    vpternlogq $150, %zmm4, %zmm9, %zmm5
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcd    # vaesenclast %zmm13, %zmm1, %zmm1
+    vshufi64x2 $78, %zmm5, %zmm5, %zmm9
     vpxord 0(%r8), %zmm0, %zmm0
-    vpxord %zmm10, %zmm6, %zmm6
+    vpxord %zmm9, %zmm5, %zmm5
     vpxord 64(%r8), %zmm1, %zmm1
-    vextracti32x4 $1, %zmm6, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
+    vextracti32x4 $1, %zmm5, %xmm9
+    vpxor %xmm9, %xmm5, %xmm5
     vmovdqu64 %zmm0, 0(%rcx)
     vmovdqu64 %zmm1, 64(%rcx)
     add $128, %r8
@@ -4606,7 +4637,8 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w8_short_no_ek0
     vmovdqu 32(%rdx), %xmm1
-    vpxor %xmm11, %xmm1, %xmm1
+    vpxor %xmm12, %xmm1, %xmm1
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
@@ -4617,16 +4649,15 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdd,0xcd         # vaesenclast %xmm13, %xmm1, %xmm1
 .Laes_gen_vaes512_gcm_dec_k192_w8_short_no_ek0:
 .Laes_gen_vaes512_gcm_dec_k192_w8_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
-    vmovq %rax, %xmm9
-    vpaddd %xmm2, %xmm9, %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu %xmm9, 16(%rdx)
+    vmovq %rax, %xmm8
+    vpaddd %xmm2, %xmm8, %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu %xmm8, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k192_w8_tail
     test %r10, %r10
@@ -4636,32 +4667,33 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %rax
-    vmovdqu %xmm6, (%rdx)
+    vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w8_no_last
-    vmovdqu 48(%rdx), %xmm7
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu 48(%rdx), %xmm6
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k192_w8_l_times_h
-    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm5, %xmm6, %xmm6
 .Laes_gen_vaes512_gcm_dec_k192_w8_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm5
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
     jmp .Laes_gen_vaes512_gcm_dec_k192_w8_sums
 .Laes_gen_vaes512_gcm_dec_k192_w8_no_last:
+    vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
 .Laes_gen_vaes512_gcm_dec_k192_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_dec_k192_w8_tail_past1
     vmovdqa64 %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
-    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm12, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
@@ -4672,24 +4704,23 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
-    vmovdqu64 (%r8), %zmm7
-    vpxord %zmm7, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc5    # vaesenclast %zmm13, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm6
+    vpxord %zmm6, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
-    vmovdqu (%rdx), %xmm9
-    vpxord %zmm9, %zmm7, %zmm7
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm7, %zmm10
-    vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, (%rax), %zmm7, %zmm10
-    vpxord %zmm10, %zmm6, %zmm6
-    vpshufd $78, %zmm7, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpclmulqdq $0, 1024(%rax), %zmm7, %zmm7
-    vpxord %zmm7, %zmm5, %zmm5
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm6, %zmm6
+    vmovdqu (%rdx), %xmm8
+    vpxord %zmm8, %zmm6, %zmm6
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm6, %zmm9
+    vpxord %zmm9, %zmm3, %zmm3
+    vpclmulqdq $17, (%rax), %zmm6, %zmm9
+    vpxord %zmm9, %zmm5, %zmm5
+    vpshufd $78, %zmm6, %zmm9
+    vpxord %zmm9, %zmm6, %zmm6
+    vpclmulqdq $0, 1024(%rax), %zmm6, %zmm6
+    vpxord %zmm6, %zmm4, %zmm4
     add $64, %r8
     add $64, %rcx
     add $64, %rax
@@ -4704,7 +4735,8 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     vmovdqa64 %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
-    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm12, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
@@ -4715,49 +4747,48 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
-    vmovdqu8 (%r8), %zmm7{%k1}{z}
-    vpxord %zmm7, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc5    # vaesenclast %zmm13, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm6{%k1}{z}
+    vpxord %zmm6, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
-    vmovdqu (%rdx), %xmm9
-    vpxord %zmm9, %zmm7, %zmm7
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm7, %zmm10
-    vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, (%rax), %zmm7, %zmm10
-    vpxord %zmm10, %zmm6, %zmm6
-    vpshufd $78, %zmm7, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpclmulqdq $0, 1024(%rax), %zmm7, %zmm7
-    vpxord %zmm7, %zmm5, %zmm5
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm6, %zmm6
+    vmovdqu (%rdx), %xmm8
+    vpxord %zmm8, %zmm6, %zmm6
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm6, %zmm9
+    vpxord %zmm9, %zmm3, %zmm3
+    vpclmulqdq $17, (%rax), %zmm6, %zmm9
+    vpxord %zmm9, %zmm5, %zmm5
+    vpshufd $78, %zmm6, %zmm9
+    vpxord %zmm9, %zmm6, %zmm6
+    vpclmulqdq $0, 1024(%rax), %zmm6, %zmm6
+    vpxord %zmm6, %zmm4, %zmm4
 .Laes_gen_vaes512_gcm_dec_k192_w8_reduce:
-    vpternlogq $150, %zmm4, %zmm6, %zmm5
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm9
-    vpclmulqdq $16, %zmm9, %zmm4, %zmm10
+    vpternlogq $150, %zmm3, %zmm5, %zmm4
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm8
+    vpclmulqdq $16, %zmm8, %zmm3, %zmm9
+    vpshufd $78, %zmm3, %zmm3
+    vpternlogq $150, %zmm3, %zmm9, %zmm4
+    vpclmulqdq $16, %zmm8, %zmm4, %zmm9
     vpshufd $78, %zmm4, %zmm4
-    vpternlogq $150, %zmm4, %zmm10, %zmm5
-    vpclmulqdq $16, %zmm9, %zmm5, %zmm10
-    vpshufd $78, %zmm5, %zmm5
-    vpternlogq $150, %zmm5, %zmm10, %zmm6
-    vshufi64x2 $78, %zmm6, %zmm6, %zmm10
-    vpxord %zmm10, %zmm6, %zmm6
-    vextracti32x4 $1, %zmm6, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
+    vpternlogq $150, %zmm4, %zmm9, %zmm5
+    vshufi64x2 $78, %zmm5, %zmm5, %zmm9
+    vpxord %zmm9, %zmm5, %zmm5
+    vextracti32x4 $1, %zmm5, %xmm9
+    vpxor %xmm9, %xmm5, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w8_tag_done
-    vmovdqa %xmm1, %xmm7
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu %xmm7, 48(%rdx)
-    vpxor %xmm7, %xmm7, %xmm7
-    vmovdqu %xmm7, 32(%rdx)
-    vmovdqu %xmm7, (%rdx)
+    vmovdqa %xmm1, %xmm6
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vmovdqu %xmm6, 48(%rdx)
+    vpxor %xmm6, %xmm6, %xmm6
+    vmovdqu %xmm6, 32(%rdx)
+    vmovdqu %xmm6, (%rdx)
     jmp .Laes_gen_vaes512_gcm_dec_k192_w8_tail_done
 .Laes_gen_vaes512_gcm_dec_k192_w8_tag_done:
-    vmovdqu %xmm6, (%rdx)
+    vmovdqu %xmm5, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w8_tail_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -4784,6 +4815,7 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     vpxord %xmm21, %xmm21, %xmm21
     vpxord %xmm22, %xmm22, %xmm22
     vpxord %xmm23, %xmm23, %xmm23
+    vpxord %xmm24, %xmm24, %xmm24
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k192_w8, .-aes_gen_vaes512_gcm_dec_k192_w8
@@ -4800,27 +4832,28 @@ aes_gen_vaes512_gcm_dec_k192_w8:
 #   %xmm2 block 2; in the tail the counter blocks, big-endian
 #   %xmm3 block 3; in the tail E(J0)
 #   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm5 temporary: data loads
-#   %xmm6 GHASH: low products
-#   %xmm7 GHASH: middle products
-#   %xmm8 GHASH: high products; between groups the running hash, reflected
-#   %xmm9 GHASH: a block register of data
-#   %xmm10 GHASH: the next one
-#   %xmm11 GHASH: a key power, a product
-#   %xmm12 GHASH: a product
-#   %xmm13 rk0
-#   %xmm25 rk1
-#   %xmm24 rk2
-#   %xmm23 rk3
-#   %xmm22 rk4
-#   %xmm21 rk5
-#   %xmm20 rk6
-#   %xmm19 rk7
-#   %xmm18 rk8
-#   %xmm17 rk9
-#   %xmm16 rk10
-#   %xmm15 rk11
-#   %xmm14 rk12
+#   %xmm5 GHASH: low products
+#   %xmm6 GHASH: middle products
+#   %xmm7 GHASH: high products; between groups the running hash, reflected
+#   %xmm8 GHASH: a block register of data
+#   %xmm9 GHASH: the next one
+#   %xmm10 GHASH: a key power, a product
+#   %xmm11 GHASH: a product
+#   %xmm12 the byte reversal, in the groups
+#   %xmm13 in the groups, a block register's lanes added to byte 15 of every lane: from one register's counters to the next's
+#   %xmm14 rk0
+#   %xmm26 rk1
+#   %xmm25 rk2
+#   %xmm24 rk3
+#   %xmm23 rk4
+#   %xmm22 rk5
+#   %xmm21 rk6
+#   %xmm20 rk7
+#   %xmm19 rk8
+#   %xmm18 rk9
+#   %xmm17 rk10
+#   %xmm16 rk11
+#   %xmm15 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k192_w4
@@ -4828,23 +4861,23 @@ aes_gen_vaes512_gcm_dec_k192_w8:
     .p2align 5
 aes_gen_vaes512_gcm_dec_k192_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm13
-    vmovdqu64 16(%rdi), %xmm25
-    vmovdqu64 32(%rdi), %xmm24
-    vmovdqu64 48(%rdi), %xmm23
-    vmovdqu64 64(%rdi), %xmm22
-    vmovdqu64 80(%rdi), %xmm21
-    vmovdqu64 96(%rdi), %xmm20
-    vmovdqu64 112(%rdi), %xmm19
-    vmovdqu64 128(%rdi), %xmm18
-    vmovdqu64 144(%rdi), %xmm17
-    vmovdqu64 160(%rdi), %xmm16
-    vmovdqu 176(%rdi), %xmm15
-    vmovdqu 192(%rdi), %xmm14
+    vmovdqu 0(%rdi), %xmm14
+    vmovdqu64 16(%rdi), %xmm26
+    vmovdqu64 32(%rdi), %xmm25
+    vmovdqu64 48(%rdi), %xmm24
+    vmovdqu64 64(%rdi), %xmm23
+    vmovdqu64 80(%rdi), %xmm22
+    vmovdqu64 96(%rdi), %xmm21
+    vmovdqu64 112(%rdi), %xmm20
+    vmovdqu64 128(%rdi), %xmm19
+    vmovdqu64 144(%rdi), %xmm18
+    vmovdqu64 160(%rdi), %xmm17
+    vmovdqu64 176(%rdi), %xmm16
+    vmovdqu 192(%rdi), %xmm15
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
-    vmovdqu (%rdx), %xmm8
+    vmovdqu (%rdx), %xmm7
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
@@ -4854,7 +4887,8 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm14, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
@@ -4865,21 +4899,22 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w4_no_ek0:
+    vmovdqu .Lvaes512_gcm_bswap(%rip), %xmm12
+    vmovdqu .Lvaes512_gcm_inc_be1+16(%rip), %xmm13
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w4_loop:
     cmp $251, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k192_w4_carry43
-    vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
-    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
-    vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
-    vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
-    vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w4_counted43
-.Laes_gen_vaes512_gcm_dec_k192_w4_carry43:
+    ja .Laes_gen_vaes512_gcm_dec_k192_w4_carry45
+    vmovdqa %xmm4, %xmm0
+    vpaddd %xmm13, %xmm0, %xmm1
+    vpaddd %xmm13, %xmm1, %xmm2
+    vpaddd %xmm13, %xmm2, %xmm3
+    vpaddd %xmm13, %xmm3, %xmm4
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w4_counted45
+.Laes_gen_vaes512_gcm_dec_k192_w4_carry45:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
@@ -4891,112 +4926,112 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes512_gcm_dec_k192_w4_counted43:
+.Laes_gen_vaes512_gcm_dec_k192_w4_counted45:
     add $4, %r11d
-    vpxor %xmm13, %xmm0, %xmm0
-    vpxor %xmm13, %xmm1, %xmm1
-    vmovdqu 0(%r8), %xmm9
-    vpxor %xmm13, %xmm2, %xmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpxor %xmm13, %xmm3, %xmm3
-    vmovdqu 16(%r8), %xmm10
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
-    .byte 0x62,0x92,0x75,0x08,0xdc,0xc9    # vaesenc %xmm25, %xmm1, %xmm1
-    vpxor %xmm8, %xmm9, %xmm9
-    .byte 0x62,0x92,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm25, %xmm2, %xmm2
-    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
-    .byte 0x62,0x92,0x65,0x08,0xdc,0xd9    # vaesenc %xmm25, %xmm3, %xmm3
-    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
-    .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
-    vpxor %xmm12, %xmm6, %xmm6
-    .byte 0x62,0x92,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm24, %xmm2, %xmm2
-    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
-    .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
-    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    vpxor %xmm12, %xmm8, %xmm8
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
-    vpshufd $78, %xmm9, %xmm12
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd7    # vaesenc %xmm23, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
-    vpxor %xmm12, %xmm9, %xmm9
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    vpshufd $78, %xmm10, %xmm11
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
-    vpxor %xmm11, %xmm10, %xmm10
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd6    # vaesenc %xmm22, %xmm2, %xmm2
-    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
-    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    vpxor %xmm10, %xmm7, %xmm7
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd5    # vaesenc %xmm21, %xmm2, %xmm2
-    vmovdqu 32(%r8), %xmm9
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    vmovdqu 48(%r8), %xmm10
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd4    # vaesenc %xmm20, %xmm2, %xmm2
-    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
-    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
-    vpxor %xmm12, %xmm6, %xmm6
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm19, %xmm2, %xmm2
-    vpxor %xmm11, %xmm6, %xmm6
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
-    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
-    vpxor %xmm12, %xmm8, %xmm8
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
-    vpxor %xmm11, %xmm8, %xmm8
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    vpshufd $78, %xmm9, %xmm12
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
-    vpxor %xmm12, %xmm9, %xmm9
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
-    vpshufd $78, %xmm10, %xmm11
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
-    vpxor %xmm11, %xmm10, %xmm10
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
-    vpxor %xmm9, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpxor %xmm10, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    vpxor %xmm6, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    vpxor %xmm8, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vpshufd $78, %xmm6, %xmm6
-    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
-    vpxor %xmm6, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
-    vpxor %xmm12, %xmm7, %xmm7
-    vpxor 0(%r8), %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
-    vpxor 16(%r8), %xmm1, %xmm1
-    vpshufd $78, %xmm7, %xmm7
-    vpxor 32(%r8), %xmm2, %xmm2
+    vpxor %xmm14, %xmm0, %xmm0
+    vpxor %xmm14, %xmm1, %xmm1
+    vmovdqu 0(%r8), %xmm8
+    vpxor %xmm14, %xmm2, %xmm2
+    vpshufb %xmm12, %xmm8, %xmm8
+    vpxor %xmm14, %xmm3, %xmm3
+    vmovdqu 16(%r8), %xmm9
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    vpshufb %xmm12, %xmm9, %xmm9
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xca    # vaesenc %xmm26, %xmm1, %xmm1
     vpxor %xmm7, %xmm8, %xmm8
+    .byte 0x62,0x92,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm26, %xmm2, %xmm2
+    vpclmulqdq $0, 960(%rsi), %xmm8, %xmm5
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xda    # vaesenc %xmm26, %xmm3, %xmm3
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    vpclmulqdq $0, 976(%rsi), %xmm9, %xmm11
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc9    # vaesenc %xmm25, %xmm1, %xmm1
+    vpxor %xmm11, %xmm5, %xmm5
+    .byte 0x62,0x92,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm25, %xmm2, %xmm2
+    vpclmulqdq $17, 960(%rsi), %xmm8, %xmm7
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd9    # vaesenc %xmm25, %xmm3, %xmm3
+    vpclmulqdq $17, 976(%rsi), %xmm9, %xmm11
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
+    vpxor %xmm11, %xmm7, %xmm7
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
+    vpshufd $78, %xmm8, %xmm11
+    .byte 0x62,0x92,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm24, %xmm2, %xmm2
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
+    vpxor %xmm11, %xmm8, %xmm8
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    vpshufd $78, %xmm9, %xmm10
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
+    vpxor %xmm10, %xmm9, %xmm9
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd7    # vaesenc %xmm23, %xmm2, %xmm2
+    vpclmulqdq $0, 1984(%rsi), %xmm8, %xmm6
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
+    vpclmulqdq $0, 2000(%rsi), %xmm9, %xmm9
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    vpxor %xmm9, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd6    # vaesenc %xmm22, %xmm2, %xmm2
+    vmovdqu 32(%r8), %xmm8
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
+    vpshufb %xmm12, %xmm8, %xmm8
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    vmovdqu 48(%r8), %xmm9
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
+    vpshufb %xmm12, %xmm9, %xmm9
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd5    # vaesenc %xmm21, %xmm2, %xmm2
+    vpclmulqdq $0, 992(%rsi), %xmm8, %xmm11
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
+    vpxor %xmm11, %xmm5, %xmm5
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd4    # vaesenc %xmm20, %xmm2, %xmm2
+    vpxor %xmm10, %xmm5, %xmm5
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
+    vpclmulqdq $17, 992(%rsi), %xmm8, %xmm11
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
+    vpxor %xmm11, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm19, %xmm2, %xmm2
+    vpxor %xmm10, %xmm7, %xmm7
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    vpshufd $78, %xmm8, %xmm11
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
+    vpxor %xmm11, %xmm8, %xmm8
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
+    vpshufd $78, %xmm9, %xmm10
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
+    vpxor %xmm10, %xmm9, %xmm9
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    vpclmulqdq $0, 2016(%rsi), %xmm8, %xmm8
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
+    vpxor %xmm8, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    vpxor %xmm9, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
+    vpxor %xmm5, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
+    vpxor %xmm7, %xmm6, %xmm6
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm11
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
+    vpshufd $78, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x71,0xdd,0xcf         # vaesenclast %xmm15, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x69,0xdd,0xd7         # vaesenclast %xmm15, %xmm2, %xmm2
+    vpxor %xmm5, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x61,0xdd,0xdf         # vaesenclast %xmm15, %xmm3, %xmm3
+    vpxor %xmm11, %xmm6, %xmm6
+    vpxor 0(%r8), %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm11
+    vpxor 16(%r8), %xmm1, %xmm1
+    vpshufd $78, %xmm6, %xmm6
+    vpxor 32(%r8), %xmm2, %xmm2
+    vpxor %xmm6, %xmm7, %xmm7
     vpxor 48(%r8), %xmm3, %xmm3
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm11, %xmm7, %xmm7
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     vmovdqu %xmm2, 32(%rcx)
@@ -5019,7 +5054,8 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w4_short_no_ek0
     vmovdqu 32(%rdx), %xmm3
-    vpxor %xmm13, %xmm3, %xmm3
+    vpxor %xmm14, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xda    # vaesenc %xmm26, %xmm3, %xmm3
     .byte 0x62,0x92,0x65,0x08,0xdc,0xd9    # vaesenc %xmm25, %xmm3, %xmm3
     .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
@@ -5030,16 +5066,15 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xdf         # vaesenclast %xmm15, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_dec_k192_w4_short_no_ek0:
 .Laes_gen_vaes512_gcm_dec_k192_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
+    vmovq %rax, %xmm10
+    vpaddd %xmm4, %xmm10, %xmm10
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
+    vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k192_w4_tail
     test %r10, %r10
@@ -5049,25 +5084,25 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %rax
-    vmovdqu %xmm8, (%rdx)
+    vmovdqu %xmm7, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w4_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu 48(%rdx), %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k192_w4_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
+    vpxor %xmm7, %xmm8, %xmm8
 .Laes_gen_vaes512_gcm_dec_k192_w4_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm5
+    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm6
     jmp .Laes_gen_vaes512_gcm_dec_k192_w4_sums
 .Laes_gen_vaes512_gcm_dec_k192_w4_no_last:
+    vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
 .Laes_gen_vaes512_gcm_dec_k192_w4_sums:
     cmp $252, %r11b
     ja .Laes_gen_vaes512_gcm_dec_k192_w4_tail_le
@@ -5076,8 +5111,10 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm1
     vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm2, %xmm2
-    vpxor %xmm13, %xmm0, %xmm0
-    vpxor %xmm13, %xmm1, %xmm1
+    vpxor %xmm14, %xmm0, %xmm0
+    vpxor %xmm14, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xca    # vaesenc %xmm26, %xmm1, %xmm1
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
     .byte 0x62,0x92,0x75,0x08,0xdc,0xc9    # vaesenc %xmm25, %xmm1, %xmm1
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
@@ -5098,38 +5135,36 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
-    vmovdqu (%r8), %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcf         # vaesenclast %xmm15, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm8
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu (%rdx), %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 16(%r8), %xmm9
-    vpxor %xmm9, %xmm1, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1024(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vmovdqu 16(%r8), %xmm8
+    vpxor %xmm8, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vpclmulqdq $0, 16(%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, 16(%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1040(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
     add $32, %r8
     add $32, %rcx
     add $32, %rax
@@ -5139,7 +5174,8 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     jb .Laes_gen_vaes512_gcm_dec_k192_w4_tail_past1_be
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm2
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm14, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
@@ -5150,24 +5186,23 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu (%r8), %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm8
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu (%rdx), %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1024(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
     add $16, %r8
     add $16, %rcx
     add $16, %rax
@@ -5181,7 +5216,8 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     kmovq %r11, %k1
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm2
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm14, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
@@ -5192,24 +5228,23 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu8 (%r8), %xmm9{%k1}{z}
-    vpxor %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
+    vmovdqu8 (%r8), %xmm8{%k1}{z}
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu8 %xmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu (%rdx), %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1024(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
     jmp .Laes_gen_vaes512_gcm_dec_k192_w4_reduce
 .Laes_gen_vaes512_gcm_dec_k192_w4_tail_le:
     cmp $32, %r9
@@ -5219,8 +5254,10 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes512_gcm_inc1+32(%rip), %xmm4, %xmm4
-    vpxor %xmm13, %xmm0, %xmm0
-    vpxor %xmm13, %xmm1, %xmm1
+    vpxor %xmm14, %xmm0, %xmm0
+    vpxor %xmm14, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xca    # vaesenc %xmm26, %xmm1, %xmm1
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
     .byte 0x62,0x92,0x75,0x08,0xdc,0xc9    # vaesenc %xmm25, %xmm1, %xmm1
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
@@ -5241,38 +5278,36 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
-    vmovdqu (%r8), %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcf         # vaesenclast %xmm15, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm8
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu (%rdx), %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 16(%r8), %xmm9
-    vpxor %xmm9, %xmm1, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1024(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vmovdqu 16(%r8), %xmm8
+    vpxor %xmm8, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vpclmulqdq $0, 16(%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, 16(%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1040(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
     add $32, %r8
     add $32, %rcx
     add $32, %rax
@@ -5283,7 +5318,8 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vmovdqa %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm14, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
@@ -5294,24 +5330,23 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu (%r8), %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm8
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu (%rdx), %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1024(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
     add $16, %r8
     add $16, %rcx
     add $16, %rax
@@ -5326,7 +5361,8 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vmovdqa %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm14, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
@@ -5337,47 +5373,46 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu8 (%r8), %xmm9{%k1}{z}
-    vpxor %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
+    vmovdqu8 (%r8), %xmm8{%k1}{z}
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu8 %xmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu (%rdx), %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1024(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
 .Laes_gen_vaes512_gcm_dec_k192_w4_reduce:
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpxor %xmm5, %xmm6, %xmm6
+    vpxor %xmm7, %xmm6, %xmm6
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm11
+    vpshufd $78, %xmm5, %xmm5
+    vpxor %xmm5, %xmm6, %xmm6
+    vpxor %xmm11, %xmm6, %xmm6
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm11
     vpshufd $78, %xmm6, %xmm6
     vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm12, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm11, %xmm7, %xmm7
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w4_tag_done
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
+    vmovdqa %xmm3, %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm7, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vmovdqu %xmm8, 48(%rdx)
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, 32(%rdx)
+    vmovdqu %xmm8, (%rdx)
     jmp .Laes_gen_vaes512_gcm_dec_k192_w4_tail_done
 .Laes_gen_vaes512_gcm_dec_k192_w4_tag_done:
-    vmovdqu %xmm8, (%rdx)
+    vmovdqu %xmm7, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w4_tail_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -5406,6 +5441,7 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpxord %xmm23, %xmm23, %xmm23
     vpxord %xmm24, %xmm24, %xmm24
     vpxord %xmm25, %xmm25, %xmm25
+    vpxord %xmm26, %xmm26, %xmm26
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k192_w4, .-aes_gen_vaes512_gcm_dec_k192_w4
@@ -5419,27 +5455,28 @@ aes_gen_vaes512_gcm_dec_k192_w4:
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm2 temporary: data loads
-#   %xmm3 GHASH: low products
-#   %xmm4 GHASH: middle products
-#   %xmm5 GHASH: high products; between groups the running hash, reflected
-#   %xmm6 GHASH: a block register of data
-#   %xmm7 GHASH: the next one
-#   %xmm8 GHASH: a key power, a product
-#   %xmm9 GHASH: a product
-#   %xmm10 rk0
-#   %xmm22 rk1
-#   %xmm21 rk2
-#   %xmm20 rk3
-#   %xmm19 rk4
-#   %xmm18 rk5
-#   %xmm17 rk6
-#   %xmm16 rk7
-#   %xmm15 rk8
-#   %xmm14 rk9
-#   %xmm13 rk10
-#   %xmm12 rk11
-#   %xmm11 rk12
+#   %xmm2 GHASH: low products
+#   %xmm3 GHASH: middle products
+#   %xmm4 GHASH: high products; between groups the running hash, reflected
+#   %xmm5 GHASH: a block register of data
+#   %xmm6 GHASH: the next one
+#   %xmm7 GHASH: a key power, a product
+#   %xmm8 GHASH: a product
+#   %xmm9 the byte reversal, in the groups
+#   %xmm10 in the groups, a block register's lanes added to byte 15 of every lane: from one register's counters to the next's
+#   %xmm11 rk0
+#   %xmm23 rk1
+#   %xmm22 rk2
+#   %xmm21 rk3
+#   %xmm20 rk4
+#   %xmm19 rk5
+#   %xmm18 rk6
+#   %xmm17 rk7
+#   %xmm16 rk8
+#   %xmm15 rk9
+#   %xmm14 rk10
+#   %xmm13 rk11
+#   %xmm12 rk12
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k192_w1
@@ -5447,30 +5484,31 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     .p2align 5
 aes_gen_vaes512_gcm_dec_k192_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm10
-    vmovdqu64 16(%rdi), %xmm22
-    vmovdqu64 32(%rdi), %xmm21
-    vmovdqu64 48(%rdi), %xmm20
-    vmovdqu64 64(%rdi), %xmm19
-    vmovdqu64 80(%rdi), %xmm18
-    vmovdqu64 96(%rdi), %xmm17
-    vmovdqu64 112(%rdi), %xmm16
-    vmovdqu 128(%rdi), %xmm15
-    vmovdqu 144(%rdi), %xmm14
-    vmovdqu 160(%rdi), %xmm13
-    vmovdqu 176(%rdi), %xmm12
-    vmovdqu 192(%rdi), %xmm11
+    vmovdqu 0(%rdi), %xmm11
+    vmovdqu64 16(%rdi), %xmm23
+    vmovdqu64 32(%rdi), %xmm22
+    vmovdqu64 48(%rdi), %xmm21
+    vmovdqu64 64(%rdi), %xmm20
+    vmovdqu64 80(%rdi), %xmm19
+    vmovdqu64 96(%rdi), %xmm18
+    vmovdqu64 112(%rdi), %xmm17
+    vmovdqu64 128(%rdi), %xmm16
+    vmovdqu 144(%rdi), %xmm15
+    vmovdqu 160(%rdi), %xmm14
+    vmovdqu 176(%rdi), %xmm13
+    vmovdqu 192(%rdi), %xmm12
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
-    vmovdqu (%rdx), %xmm5
+    vmovdqu (%rdx), %xmm4
     vmovdqu 16(%rdx), %xmm1
     mov 28(%rdx), %r11d
     bswap %r11d
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
@@ -5481,59 +5519,60 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w1_no_ek0:
     cmp $16, %r9
     jb .Laes_gen_vaes512_gcm_dec_k192_w1_short
+    vmovdqu .Lvaes512_gcm_bswap(%rip), %xmm9
+    vmovdqu .Lvaes512_gcm_inc_be1+16(%rip), %xmm10
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k192_w1_loop:
     cmp $254, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k192_w1_carry42
-    vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm1, %xmm0
-    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes512_gcm_dec_k192_w1_counted42
-.Laes_gen_vaes512_gcm_dec_k192_w1_carry42:
+    ja .Laes_gen_vaes512_gcm_dec_k192_w1_carry44
+    vmovdqa %xmm1, %xmm0
+    vpaddd %xmm10, %xmm0, %xmm1
+    jmp .Laes_gen_vaes512_gcm_dec_k192_w1_counted44
+.Laes_gen_vaes512_gcm_dec_k192_w1_carry44:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes512_gcm_dec_k192_w1_counted42:
+.Laes_gen_vaes512_gcm_dec_k192_w1_counted44:
     add $1, %r11d
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu 0(%r8), %xmm6
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 0(%r8), %xmm5
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    vpshufb %xmm9, %xmm5, %xmm5
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    vpxor %xmm5, %xmm6, %xmm6
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    vpshufd $78, %xmm6, %xmm9
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    vpxor %xmm9, %xmm6, %xmm6
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
-    vpxor %xmm3, %xmm4, %xmm4
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    vpxor %xmm5, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    vpshufd $78, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    vpxor %xmm3, %xmm4, %xmm4
-    vpxor %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vpshufd $78, %xmm4, %xmm4
-    vpxor 0(%r8), %xmm0, %xmm0
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm9, %xmm5, %xmm5
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    vpclmulqdq $0, 1008(%rsi), %xmm5, %xmm2
+    vpclmulqdq $17, 1008(%rsi), %xmm5, %xmm4
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    vpshufd $78, %xmm5, %xmm8
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    vpxor %xmm8, %xmm5, %xmm5
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    vpclmulqdq $0, 2032(%rsi), %xmm5, %xmm3
+    vpxor %xmm2, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    vpxor %xmm4, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm2, %xmm8
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpshufd $78, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpxor %xmm2, %xmm3, %xmm3
+    vpxor %xmm8, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm8
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpshufd $78, %xmm3, %xmm3
+    vpxor 0(%r8), %xmm0, %xmm0
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm8, %xmm4, %xmm4
     vmovdqu %xmm0, 0(%rcx)
     add $16, %r8
     add $16, %rcx
@@ -5548,10 +5587,10 @@ aes_gen_vaes512_gcm_dec_k192_w1:
 .Laes_gen_vaes512_gcm_dec_k192_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
-    vmovq %rax, %xmm8
-    vpaddd %xmm1, %xmm8, %xmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
-    vmovdqu %xmm8, 16(%rdx)
+    vmovq %rax, %xmm7
+    vpaddd %xmm1, %xmm7, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu %xmm7, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k192_w1_tail
     test %r10, %r10
@@ -5561,25 +5600,25 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %rax
-    vmovdqu %xmm5, (%rdx)
+    vmovdqu %xmm4, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w1_no_last
-    vmovdqu 48(%rdx), %xmm6
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
+    vmovdqu 48(%rdx), %xmm5
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm5
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k192_w1_l_times_h
-    vpxor %xmm5, %xmm6, %xmm6
+    vpxor %xmm4, %xmm5, %xmm5
 .Laes_gen_vaes512_gcm_dec_k192_w1_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    vpclmulqdq $0, 1008(%rsi), %xmm5, %xmm2
+    vpclmulqdq $17, 1008(%rsi), %xmm5, %xmm4
+    vpshufd $78, %xmm5, %xmm8
+    vpxor %xmm8, %xmm5, %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm5, %xmm3
     jmp .Laes_gen_vaes512_gcm_dec_k192_w1_sums
 .Laes_gen_vaes512_gcm_dec_k192_w1_no_last:
+    vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
 .Laes_gen_vaes512_gcm_dec_k192_w1_sums:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k192_w1_reduce
@@ -5590,7 +5629,8 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     vmovdqa %xmm1, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
@@ -5601,47 +5641,46 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu8 (%r8), %xmm6{%k1}{z}
-    vpxor %xmm6, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu8 (%r8), %xmm5{%k1}{z}
+    vpxor %xmm5, %xmm0, %xmm0
     vmovdqu8 %xmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
-    vmovdqu (%rdx), %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
-    vpxor %xmm8, %xmm8, %xmm8
-    vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%rax), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, (%rax), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%rax), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm5
+    vmovdqu (%rdx), %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, (%rdx)
+    vpclmulqdq $0, (%rax), %xmm5, %xmm8
+    vpxor %xmm8, %xmm2, %xmm2
+    vpclmulqdq $17, (%rax), %xmm5, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpshufd $78, %xmm5, %xmm8
+    vpxor %xmm8, %xmm5, %xmm5
+    vpclmulqdq $0, 1024(%rax), %xmm5, %xmm5
+    vpxor %xmm5, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_dec_k192_w1_reduce:
-    vpxor %xmm3, %xmm4, %xmm4
-    vpxor %xmm5, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpxor %xmm2, %xmm3, %xmm3
+    vpxor %xmm4, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm2, %xmm8
+    vpshufd $78, %xmm2, %xmm2
+    vpxor %xmm2, %xmm3, %xmm3
+    vpxor %xmm8, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm8
     vpshufd $78, %xmm3, %xmm3
     vpxor %xmm3, %xmm4, %xmm4
-    vpxor %xmm9, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
-    vpshufd $78, %xmm4, %xmm4
-    vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm8, %xmm4, %xmm4
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k192_w1_tag_done
-    vmovdqu 32(%rdx), %xmm6
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
-    vmovdqu %xmm6, 48(%rdx)
-    vpxor %xmm6, %xmm6, %xmm6
-    vmovdqu %xmm6, 32(%rdx)
-    vmovdqu %xmm6, (%rdx)
+    vmovdqu 32(%rdx), %xmm5
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vmovdqu %xmm5, 48(%rdx)
+    vpxor %xmm5, %xmm5, %xmm5
+    vmovdqu %xmm5, 32(%rdx)
+    vmovdqu %xmm5, (%rdx)
     jmp .Laes_gen_vaes512_gcm_dec_k192_w1_tail_done
 .Laes_gen_vaes512_gcm_dec_k192_w1_tag_done:
-    vmovdqu %xmm5, (%rdx)
+    vmovdqu %xmm4, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k192_w1_tail_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -5667,6 +5706,7 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     vpxord %xmm20, %xmm20, %xmm20
     vpxord %xmm21, %xmm21, %xmm21
     vpxord %xmm22, %xmm22, %xmm22
+    vpxord %xmm23, %xmm23, %xmm23
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k192_w1, .-aes_gen_vaes512_gcm_dec_k192_w1
@@ -5687,14 +5727,14 @@ aes_gen_vaes512_gcm_dec_k192_w1:
 #   %zmm6 blocks 24-27; in the tail the counter blocks, big-endian
 #   %zmm7 blocks 28-31; in the tail E(J0)
 #   %zmm8 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %zmm9 temporary: data loads
-#   %zmm10 GHASH: low products
-#   %zmm11 GHASH: middle products
-#   %zmm12 GHASH: high products; between groups the running hash, reflected
-#   %zmm13 GHASH: a block register of data
-#   %zmm14 GHASH: the next one
-#   %zmm15 GHASH: a key power, a product
-#   %zmm16 GHASH: a product
+#   %zmm9 GHASH: low products
+#   %zmm10 GHASH: middle products
+#   %zmm11 GHASH: high products; between groups the running hash, reflected
+#   %zmm12 GHASH: a block register of data
+#   %zmm13 GHASH: the next one
+#   %zmm14 GHASH: a key power, a product
+#   %zmm15 GHASH: a product
+#   %zmm16 the byte reversal, in the groups
 #   %zmm17 rk0
 #   %zmm31 rk1
 #   %zmm30 rk2
@@ -5735,7 +5775,7 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
-    vmovdqu (%rdx), %xmm12
+    vmovdqu (%rdx), %xmm11
     vbroadcasti32x4 16(%rdx), %zmm8
     mov 28(%rdx), %r11d
     bswap %r11d
@@ -5765,10 +5805,11 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     .byte 0x62,0xb2,0x7d,0x08,0xdd,0xc2    # vaesenclast %xmm18, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w32_no_ek0:
+    vmovdqu64 .Lvaes512_gcm_bswap(%rip), %zmm16
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w32_loop:
     cmp $220, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k256_w32_carry50
+    ja .Laes_gen_vaes512_gcm_dec_k256_w32_carry51
     vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm8, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm8, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm8, %zmm2
@@ -5778,8 +5819,8 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpaddd .Lvaes512_gcm_inc_be4+384(%rip), %zmm8, %zmm6
     vpaddd .Lvaes512_gcm_inc_be4+448(%rip), %zmm8, %zmm7
     vpaddd .Lvaes512_gcm_inc_be4+512(%rip), %zmm8, %zmm8
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w32_counted50
-.Laes_gen_vaes512_gcm_dec_k256_w32_carry50:
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w32_counted51
+.Laes_gen_vaes512_gcm_dec_k256_w32_carry51:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm8, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -5799,217 +5840,217 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
     vpaddd .Lvaes512_gcm_inc4+512(%rip), %zmm8, %zmm8
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
-.Laes_gen_vaes512_gcm_dec_k256_w32_counted50:
+.Laes_gen_vaes512_gcm_dec_k256_w32_counted51:
     add $32, %r11d
     vpxord %zmm17, %zmm0, %zmm0
     vpxord %zmm17, %zmm1, %zmm1
-    vmovdqu64 0(%r8), %zmm13
+    vmovdqu64 0(%r8), %zmm12
     vpxord %zmm17, %zmm2, %zmm2
     vpxord %zmm17, %zmm3, %zmm3
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpshufb %zmm16, %zmm12, %zmm12
     vpxord %zmm17, %zmm4, %zmm4
-    vmovdqu64 64(%r8), %zmm14
+    vmovdqu64 64(%r8), %zmm13
     vpxord %zmm17, %zmm5, %zmm5
     vpxord %zmm17, %zmm6, %zmm6
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
+    vpshufb %zmm16, %zmm13, %zmm13
     vpxord %zmm17, %zmm7, %zmm7
-    vpxord %zmm12, %zmm13, %zmm13
+    vpxord %zmm11, %zmm12, %zmm12
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm31, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcf    # vaesenc %zmm31, %zmm1, %zmm1
-    vpclmulqdq $0, 512(%rsi), %zmm13, %zmm10
+    vpclmulqdq $0, 512(%rsi), %zmm12, %zmm9
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm31, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdf    # vaesenc %zmm31, %zmm3, %zmm3
-    vpclmulqdq $0, 576(%rsi), %zmm14, %zmm16
+    vpclmulqdq $0, 576(%rsi), %zmm13, %zmm15
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe7    # vaesenc %zmm31, %zmm4, %zmm4
-    vpxord %zmm16, %zmm10, %zmm10
+    vpxord %zmm15, %zmm9, %zmm9
     .byte 0x62,0x92,0x55,0x48,0xdc,0xef    # vaesenc %zmm31, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf7    # vaesenc %zmm31, %zmm6, %zmm6
-    vpclmulqdq $17, 512(%rsi), %zmm13, %zmm12
+    vpclmulqdq $17, 512(%rsi), %zmm12, %zmm11
     .byte 0x62,0x92,0x45,0x48,0xdc,0xff    # vaesenc %zmm31, %zmm7, %zmm7
-    vpclmulqdq $17, 576(%rsi), %zmm14, %zmm16
+    vpclmulqdq $17, 576(%rsi), %zmm13, %zmm15
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm30, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xce    # vaesenc %zmm30, %zmm1, %zmm1
-    vpxord %zmm16, %zmm12, %zmm12
+    vpxord %zmm15, %zmm11, %zmm11
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm30, %zmm2, %zmm2
-    vpshufd $78, %zmm13, %zmm16
+    vpshufd $78, %zmm12, %zmm15
     .byte 0x62,0x92,0x65,0x48,0xdc,0xde    # vaesenc %zmm30, %zmm3, %zmm3
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe6    # vaesenc %zmm30, %zmm4, %zmm4
-    vpxord %zmm16, %zmm13, %zmm13
+    vpxord %zmm15, %zmm12, %zmm12
     .byte 0x62,0x92,0x55,0x48,0xdc,0xee    # vaesenc %zmm30, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf6    # vaesenc %zmm30, %zmm6, %zmm6
-    vpshufd $78, %zmm14, %zmm15
+    vpshufd $78, %zmm13, %zmm14
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfe    # vaesenc %zmm30, %zmm7, %zmm7
-    vpxord %zmm15, %zmm14, %zmm14
+    vpxord %zmm14, %zmm13, %zmm13
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm29, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcd    # vaesenc %zmm29, %zmm1, %zmm1
-    vpclmulqdq $0, 1536(%rsi), %zmm13, %zmm11
+    vpclmulqdq $0, 1536(%rsi), %zmm12, %zmm10
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm29, %zmm2, %zmm2
-    vpclmulqdq $0, 1600(%rsi), %zmm14, %zmm14
+    vpclmulqdq $0, 1600(%rsi), %zmm13, %zmm13
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdd    # vaesenc %zmm29, %zmm3, %zmm3
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe5    # vaesenc %zmm29, %zmm4, %zmm4
-    vpxord %zmm14, %zmm11, %zmm11
+    vpxord %zmm13, %zmm10, %zmm10
     .byte 0x62,0x92,0x55,0x48,0xdc,0xed    # vaesenc %zmm29, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf5    # vaesenc %zmm29, %zmm6, %zmm6
-    vmovdqu64 128(%r8), %zmm13
+    vmovdqu64 128(%r8), %zmm12
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfd    # vaesenc %zmm29, %zmm7, %zmm7
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpshufb %zmm16, %zmm12, %zmm12
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
-    vmovdqu64 192(%r8), %zmm14
+    vmovdqu64 192(%r8), %zmm13
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
+    vpshufb %zmm16, %zmm13, %zmm13
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe4    # vaesenc %zmm28, %zmm4, %zmm4
-    vpclmulqdq $0, 640(%rsi), %zmm13, %zmm16
+    vpclmulqdq $0, 640(%rsi), %zmm12, %zmm15
     .byte 0x62,0x92,0x55,0x48,0xdc,0xec    # vaesenc %zmm28, %zmm5, %zmm5
-    vpclmulqdq $0, 704(%rsi), %zmm14, %zmm15
+    vpclmulqdq $0, 704(%rsi), %zmm13, %zmm14
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf4    # vaesenc %zmm28, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfc    # vaesenc %zmm28, %zmm7, %zmm7
-    vpternlogq $150, %zmm16, %zmm15, %zmm10
+    vpternlogq $150, %zmm15, %zmm14, %zmm9
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
-    vpclmulqdq $17, 640(%rsi), %zmm13, %zmm16
+    vpclmulqdq $17, 640(%rsi), %zmm12, %zmm15
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
-    vpclmulqdq $17, 704(%rsi), %zmm14, %zmm15
+    vpclmulqdq $17, 704(%rsi), %zmm13, %zmm14
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe3    # vaesenc %zmm27, %zmm4, %zmm4
-    vpternlogq $150, %zmm16, %zmm15, %zmm12
+    vpternlogq $150, %zmm15, %zmm14, %zmm11
     .byte 0x62,0x92,0x55,0x48,0xdc,0xeb    # vaesenc %zmm27, %zmm5, %zmm5
-    vpshufd $78, %zmm13, %zmm16
+    vpshufd $78, %zmm12, %zmm15
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf3    # vaesenc %zmm27, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfb    # vaesenc %zmm27, %zmm7, %zmm7
-    vpxord %zmm16, %zmm13, %zmm13
+    vpxord %zmm15, %zmm12, %zmm12
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
-    vpshufd $78, %zmm14, %zmm15
+    vpshufd $78, %zmm13, %zmm14
     .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
-    vpxord %zmm15, %zmm14, %zmm14
+    vpxord %zmm14, %zmm13, %zmm13
     .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe2    # vaesenc %zmm26, %zmm4, %zmm4
-    vpclmulqdq $0, 1664(%rsi), %zmm13, %zmm13
+    vpclmulqdq $0, 1664(%rsi), %zmm12, %zmm12
     .byte 0x62,0x92,0x55,0x48,0xdc,0xea    # vaesenc %zmm26, %zmm5, %zmm5
-    vpclmulqdq $0, 1728(%rsi), %zmm14, %zmm14
+    vpclmulqdq $0, 1728(%rsi), %zmm13, %zmm13
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf2    # vaesenc %zmm26, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xfa    # vaesenc %zmm26, %zmm7, %zmm7
-    vpternlogq $150, %zmm13, %zmm14, %zmm11
+    vpternlogq $150, %zmm12, %zmm13, %zmm10
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
-    vmovdqu64 256(%r8), %zmm13
+    vmovdqu64 256(%r8), %zmm12
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpshufb %zmm16, %zmm12, %zmm12
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe1    # vaesenc %zmm25, %zmm4, %zmm4
-    vmovdqu64 320(%r8), %zmm14
+    vmovdqu64 320(%r8), %zmm13
     .byte 0x62,0x92,0x55,0x48,0xdc,0xe9    # vaesenc %zmm25, %zmm5, %zmm5
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
+    vpshufb %zmm16, %zmm13, %zmm13
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf1    # vaesenc %zmm25, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xf9    # vaesenc %zmm25, %zmm7, %zmm7
-    vpclmulqdq $0, 768(%rsi), %zmm13, %zmm16
+    vpclmulqdq $0, 768(%rsi), %zmm12, %zmm15
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
-    vpclmulqdq $0, 832(%rsi), %zmm14, %zmm15
+    vpclmulqdq $0, 832(%rsi), %zmm13, %zmm14
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
-    vpternlogq $150, %zmm16, %zmm15, %zmm10
+    vpternlogq $150, %zmm15, %zmm14, %zmm9
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
-    vpclmulqdq $17, 768(%rsi), %zmm13, %zmm16
+    vpclmulqdq $17, 768(%rsi), %zmm12, %zmm15
     .byte 0x62,0x92,0x5d,0x48,0xdc,0xe0    # vaesenc %zmm24, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xdc,0xe8    # vaesenc %zmm24, %zmm5, %zmm5
-    vpclmulqdq $17, 832(%rsi), %zmm14, %zmm15
+    vpclmulqdq $17, 832(%rsi), %zmm13, %zmm14
     .byte 0x62,0x92,0x4d,0x48,0xdc,0xf0    # vaesenc %zmm24, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xdc,0xf8    # vaesenc %zmm24, %zmm7, %zmm7
-    vpternlogq $150, %zmm16, %zmm15, %zmm12
+    vpternlogq $150, %zmm15, %zmm14, %zmm11
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
-    vpshufd $78, %zmm13, %zmm16
+    vpshufd $78, %zmm12, %zmm15
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
-    vpxord %zmm16, %zmm13, %zmm13
+    vpxord %zmm15, %zmm12, %zmm12
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
-    vpshufd $78, %zmm14, %zmm15
+    vpshufd $78, %zmm13, %zmm14
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe7    # vaesenc %zmm23, %zmm4, %zmm4
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xef    # vaesenc %zmm23, %zmm5, %zmm5
-    vpxord %zmm15, %zmm14, %zmm14
+    vpxord %zmm14, %zmm13, %zmm13
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf7    # vaesenc %zmm23, %zmm6, %zmm6
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xff    # vaesenc %zmm23, %zmm7, %zmm7
-    vpclmulqdq $0, 1792(%rsi), %zmm13, %zmm13
+    vpclmulqdq $0, 1792(%rsi), %zmm12, %zmm12
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
-    vpclmulqdq $0, 1856(%rsi), %zmm14, %zmm14
+    vpclmulqdq $0, 1856(%rsi), %zmm13, %zmm13
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
-    vpternlogq $150, %zmm13, %zmm14, %zmm11
+    vpternlogq $150, %zmm12, %zmm13, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
-    vmovdqu64 384(%r8), %zmm13
+    vmovdqu64 384(%r8), %zmm12
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe6    # vaesenc %zmm22, %zmm4, %zmm4
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xee    # vaesenc %zmm22, %zmm5, %zmm5
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
+    vpshufb %zmm16, %zmm12, %zmm12
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf6    # vaesenc %zmm22, %zmm6, %zmm6
-    vmovdqu64 448(%r8), %zmm14
+    vmovdqu64 448(%r8), %zmm13
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfe    # vaesenc %zmm22, %zmm7, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm14, %zmm14
+    vpshufb %zmm16, %zmm13, %zmm13
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
-    vpclmulqdq $0, 896(%rsi), %zmm13, %zmm16
+    vpclmulqdq $0, 896(%rsi), %zmm12, %zmm15
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
-    vpclmulqdq $0, 960(%rsi), %zmm14, %zmm15
+    vpclmulqdq $0, 960(%rsi), %zmm13, %zmm14
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe5    # vaesenc %zmm21, %zmm4, %zmm4
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xed    # vaesenc %zmm21, %zmm5, %zmm5
-    vpternlogq $150, %zmm16, %zmm15, %zmm10
+    vpternlogq $150, %zmm15, %zmm14, %zmm9
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf5    # vaesenc %zmm21, %zmm6, %zmm6
-    vpclmulqdq $17, 896(%rsi), %zmm13, %zmm16
+    vpclmulqdq $17, 896(%rsi), %zmm12, %zmm15
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfd    # vaesenc %zmm21, %zmm7, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    vpclmulqdq $17, 960(%rsi), %zmm14, %zmm15
+    vpclmulqdq $17, 960(%rsi), %zmm13, %zmm14
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    vpternlogq $150, %zmm16, %zmm15, %zmm12
+    vpternlogq $150, %zmm15, %zmm14, %zmm11
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
-    vpshufd $78, %zmm13, %zmm16
+    vpshufd $78, %zmm12, %zmm15
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe4    # vaesenc %zmm20, %zmm4, %zmm4
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xec    # vaesenc %zmm20, %zmm5, %zmm5
-    vpxord %zmm16, %zmm13, %zmm13
+    vpxord %zmm15, %zmm12, %zmm12
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf4    # vaesenc %zmm20, %zmm6, %zmm6
-    vpshufd $78, %zmm14, %zmm15
+    vpshufd $78, %zmm13, %zmm14
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfc    # vaesenc %zmm20, %zmm7, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    vpxord %zmm15, %zmm14, %zmm14
+    vpxord %zmm14, %zmm13, %zmm13
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    vpclmulqdq $0, 1920(%rsi), %zmm13, %zmm13
+    vpclmulqdq $0, 1920(%rsi), %zmm12, %zmm12
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
-    vpclmulqdq $0, 1984(%rsi), %zmm14, %zmm14
+    vpclmulqdq $0, 1984(%rsi), %zmm13, %zmm13
     .byte 0x62,0xb2,0x5d,0x48,0xdc,0xe3    # vaesenc %zmm19, %zmm4, %zmm4
     .byte 0x62,0xb2,0x55,0x48,0xdc,0xeb    # vaesenc %zmm19, %zmm5, %zmm5
-    vpternlogq $150, %zmm13, %zmm14, %zmm11
+    vpternlogq $150, %zmm12, %zmm13, %zmm10
     .byte 0x62,0xb2,0x4d,0x48,0xdc,0xf3    # vaesenc %zmm19, %zmm6, %zmm6
-    vpternlogq $150, %zmm10, %zmm12, %zmm11
+    vpternlogq $150, %zmm9, %zmm11, %zmm10
     .byte 0x62,0xb2,0x45,0x48,0xdc,0xfb    # vaesenc %zmm19, %zmm7, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm14
     .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
-    vpclmulqdq $16, %zmm15, %zmm10, %zmm16
+    vpclmulqdq $16, %zmm14, %zmm9, %zmm15
     .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd2    # vaesenclast %zmm18, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdd,0xda    # vaesenclast %zmm18, %zmm3, %zmm3
-    vpshufd $78, %zmm10, %zmm10
+    vpshufd $78, %zmm9, %zmm9
     .byte 0x62,0xb2,0x5d,0x48,0xdd,0xe2    # vaesenclast %zmm18, %zmm4, %zmm4
-    vpternlogq $150, %zmm10, %zmm16, %zmm11
+    vpternlogq $150, %zmm9, %zmm15, %zmm10
     .byte 0x62,0xb2,0x55,0x48,0xdd,0xea    # vaesenclast %zmm18, %zmm5, %zmm5
     .byte 0x62,0xb2,0x4d,0x48,0xdd,0xf2    # vaesenclast %zmm18, %zmm6, %zmm6
-    vpclmulqdq $16, %zmm15, %zmm11, %zmm16
+    vpclmulqdq $16, %zmm14, %zmm10, %zmm15
     .byte 0x62,0xb2,0x45,0x48,0xdd,0xfa    # vaesenclast %zmm18, %zmm7, %zmm7
     vpxord 0(%r8), %zmm0, %zmm0
-    vpshufd $78, %zmm11, %zmm11
+    vpshufd $78, %zmm10, %zmm10
     vpxord 64(%r8), %zmm1, %zmm1
-    vpternlogq $150, %zmm11, %zmm16, %zmm12
+    vpternlogq $150, %zmm10, %zmm15, %zmm11
     vpxord 128(%r8), %zmm2, %zmm2
     vpxord 192(%r8), %zmm3, %zmm3
-    vshufi64x2 $78, %zmm12, %zmm12, %zmm16
+    vshufi64x2 $78, %zmm11, %zmm11, %zmm15
     vpxord 256(%r8), %zmm4, %zmm4
-    vpxord %zmm16, %zmm12, %zmm12
+    vpxord %zmm15, %zmm11, %zmm11
     vpxord 320(%r8), %zmm5, %zmm5
     vpxord 384(%r8), %zmm6, %zmm6
-    vextracti32x4 $1, %zmm12, %xmm16
+    vextracti32x4 $1, %zmm11, %xmm15
     vpxord 448(%r8), %zmm7, %zmm7
-    vpxord %xmm16, %xmm12, %xmm12
+    vpxor %xmm15, %xmm11, %xmm11
     vmovdqu64 %zmm0, 0(%rcx)
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqu64 %zmm2, 128(%rcx)
@@ -6054,10 +6095,10 @@ aes_gen_vaes512_gcm_dec_k256_w32:
 .Laes_gen_vaes512_gcm_dec_k256_w32_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
-    vmovq %rax, %xmm15
-    vpaddd %xmm8, %xmm15, %xmm15
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm15, %xmm15
-    vmovdqu %xmm15, 16(%rdx)
+    vmovq %rax, %xmm14
+    vpaddd %xmm8, %xmm14, %xmm14
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm14, %xmm14
+    vmovdqu %xmm14, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k256_w32_tail
     test %r10, %r10
@@ -6067,25 +6108,25 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %rax
-    vmovdqu %xmm12, (%rdx)
+    vmovdqu %xmm11, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w32_no_last
-    vmovdqu 48(%rdx), %xmm13
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm13, %xmm13
+    vmovdqu 48(%rdx), %xmm12
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm12
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k256_w32_l_times_h
-    vpxor %xmm12, %xmm13, %xmm13
+    vpxor %xmm11, %xmm12, %xmm12
 .Laes_gen_vaes512_gcm_dec_k256_w32_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm13, %xmm10
-    vpclmulqdq $17, 1008(%rsi), %xmm13, %xmm12
-    vpshufd $78, %xmm13, %xmm16
-    vpxord %xmm16, %xmm13, %xmm13
-    vpclmulqdq $0, 2032(%rsi), %xmm13, %xmm11
+    vpclmulqdq $0, 1008(%rsi), %xmm12, %xmm9
+    vpclmulqdq $17, 1008(%rsi), %xmm12, %xmm11
+    vpshufd $78, %xmm12, %xmm15
+    vpxor %xmm15, %xmm12, %xmm12
+    vpclmulqdq $0, 2032(%rsi), %xmm12, %xmm10
     jmp .Laes_gen_vaes512_gcm_dec_k256_w32_sums
 .Laes_gen_vaes512_gcm_dec_k256_w32_no_last:
+    vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
 .Laes_gen_vaes512_gcm_dec_k256_w32_sums:
     cmp $224, %r11b
     ja .Laes_gen_vaes512_gcm_dec_k256_w32_tail_le
@@ -6156,58 +6197,58 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd2    # vaesenclast %zmm18, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdd,0xda    # vaesenclast %zmm18, %zmm3, %zmm3
-    vmovdqu64 (%r8), %zmm13
-    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm12
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 64(%r8), %zmm13
-    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 64(%r8), %zmm12
+    vpxord %zmm12, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 128(%r8), %zmm13
-    vpxord %zmm13, %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1088(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 128(%r8), %zmm12
+    vpxord %zmm12, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 128(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 128(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1152(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 192(%r8), %zmm13
-    vpxord %zmm13, %zmm3, %zmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 128(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 128(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1152(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 192(%r8), %zmm12
+    vpxord %zmm12, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 192(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 192(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1216(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 192(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 192(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1216(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
     add $256, %r8
     add $256, %rcx
     add $256, %rax
@@ -6248,34 +6289,34 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
-    vmovdqu64 (%r8), %zmm13
-    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm12
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 64(%r8), %zmm13
-    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 64(%r8), %zmm12
+    vpxord %zmm12, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1088(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
     add $128, %r8
     add $128, %rcx
     add $128, %rax
@@ -6300,22 +6341,22 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    vmovdqu64 (%r8), %zmm13
-    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm12
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
     add $64, %r8
     add $64, %rcx
     add $64, %rax
@@ -6344,22 +6385,22 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    vmovdqu8 (%r8), %zmm13{%k1}{z}
-    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm12{%k1}{z}
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
     jmp .Laes_gen_vaes512_gcm_dec_k256_w32_reduce
 .Laes_gen_vaes512_gcm_dec_k256_w32_tail_le:
     cmp $256, %r9
@@ -6433,58 +6474,58 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdd,0xd2    # vaesenclast %zmm18, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdd,0xda    # vaesenclast %zmm18, %zmm3, %zmm3
-    vmovdqu64 (%r8), %zmm13
-    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm12
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 64(%r8), %zmm13
-    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 64(%r8), %zmm12
+    vpxord %zmm12, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 128(%r8), %zmm13
-    vpxord %zmm13, %zmm2, %zmm2
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1088(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 128(%r8), %zmm12
+    vpxord %zmm12, %zmm2, %zmm2
     vmovdqu64 %zmm2, 128(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 128(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 128(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1152(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 192(%r8), %zmm13
-    vpxord %zmm13, %zmm3, %zmm3
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 128(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 128(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1152(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 192(%r8), %zmm12
+    vpxord %zmm12, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 192(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 192(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1216(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 192(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 192(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1216(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
     add $256, %r8
     add $256, %rcx
     add $256, %rax
@@ -6527,34 +6568,34 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdd,0xca    # vaesenclast %zmm18, %zmm1, %zmm1
-    vmovdqu64 (%r8), %zmm13
-    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm12
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
-    vmovdqu64 64(%r8), %zmm13
-    vpxord %zmm13, %zmm1, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
+    vmovdqu64 64(%r8), %zmm12
+    vpxord %zmm12, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vpclmulqdq $0, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, 64(%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1088(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vpclmulqdq $0, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, 64(%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1088(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
     add $128, %r8
     add $128, %rcx
     add $128, %rax
@@ -6580,22 +6621,22 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    vmovdqu64 (%r8), %zmm13
-    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm12
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
     add $64, %r8
     add $64, %rcx
     add $64, %rax
@@ -6625,47 +6666,47 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm18, %zmm0, %zmm0
-    vmovdqu8 (%r8), %zmm13{%k1}{z}
-    vpxord %zmm13, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm12{%k1}{z}
+    vpxord %zmm12, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm13, %zmm13
-    vmovdqu (%rdx), %xmm15
-    vpxord %zmm15, %zmm13, %zmm13
-    vpxor %xmm15, %xmm15, %xmm15
-    vmovdqu %xmm15, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm10, %zmm10
-    vpclmulqdq $17, (%rax), %zmm13, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vpshufd $78, %zmm13, %zmm16
-    vpxord %zmm16, %zmm13, %zmm13
-    vpclmulqdq $0, 1024(%rax), %zmm13, %zmm13
-    vpxord %zmm13, %zmm11, %zmm11
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm12, %zmm12
+    vmovdqu (%rdx), %xmm14
+    vpxord %zmm14, %zmm12, %zmm12
+    vpxor %xmm14, %xmm14, %xmm14
+    vmovdqu %xmm14, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm9, %zmm9
+    vpclmulqdq $17, (%rax), %zmm12, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vpshufd $78, %zmm12, %zmm15
+    vpxord %zmm15, %zmm12, %zmm12
+    vpclmulqdq $0, 1024(%rax), %zmm12, %zmm12
+    vpxord %zmm12, %zmm10, %zmm10
 .Laes_gen_vaes512_gcm_dec_k256_w32_reduce:
-    vpternlogq $150, %zmm10, %zmm12, %zmm11
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm15
-    vpclmulqdq $16, %zmm15, %zmm10, %zmm16
+    vpternlogq $150, %zmm9, %zmm11, %zmm10
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm14
+    vpclmulqdq $16, %zmm14, %zmm9, %zmm15
+    vpshufd $78, %zmm9, %zmm9
+    vpternlogq $150, %zmm9, %zmm15, %zmm10
+    vpclmulqdq $16, %zmm14, %zmm10, %zmm15
     vpshufd $78, %zmm10, %zmm10
-    vpternlogq $150, %zmm10, %zmm16, %zmm11
-    vpclmulqdq $16, %zmm15, %zmm11, %zmm16
-    vpshufd $78, %zmm11, %zmm11
-    vpternlogq $150, %zmm11, %zmm16, %zmm12
-    vshufi64x2 $78, %zmm12, %zmm12, %zmm16
-    vpxord %zmm16, %zmm12, %zmm12
-    vextracti32x4 $1, %zmm12, %xmm16
-    vpxord %xmm16, %xmm12, %xmm12
+    vpternlogq $150, %zmm10, %zmm15, %zmm11
+    vshufi64x2 $78, %zmm11, %zmm11, %zmm15
+    vpxord %zmm15, %zmm11, %zmm11
+    vextracti32x4 $1, %zmm11, %xmm15
+    vpxor %xmm15, %xmm11, %xmm11
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w32_tag_done
-    vmovdqa %xmm7, %xmm13
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm12, %xmm15
-    vpxor %xmm15, %xmm13, %xmm13
-    vmovdqu %xmm13, 48(%rdx)
-    vpxor %xmm13, %xmm13, %xmm13
-    vmovdqu %xmm13, 32(%rdx)
-    vmovdqu %xmm13, (%rdx)
+    vmovdqa %xmm7, %xmm12
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm14
+    vpxor %xmm14, %xmm12, %xmm12
+    vmovdqu %xmm12, 48(%rdx)
+    vpxor %xmm12, %xmm12, %xmm12
+    vmovdqu %xmm12, 32(%rdx)
+    vmovdqu %xmm12, (%rdx)
     jmp .Laes_gen_vaes512_gcm_dec_k256_w32_tail_done
 .Laes_gen_vaes512_gcm_dec_k256_w32_tag_done:
-    vmovdqu %xmm12, (%rdx)
+    vmovdqu %xmm11, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w32_tail_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -6716,29 +6757,30 @@ aes_gen_vaes512_gcm_dec_k256_w32:
 #   %zmm2 blocks 8-11; in the tail the counter blocks, big-endian
 #   %zmm3 blocks 12-15; in the tail E(J0)
 #   %zmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %zmm5 temporary: data loads
-#   %zmm6 GHASH: low products
-#   %zmm7 GHASH: middle products
-#   %zmm8 GHASH: high products; between groups the running hash, reflected
-#   %zmm9 GHASH: a block register of data
-#   %zmm10 GHASH: the next one
-#   %zmm11 GHASH: a key power, a product
-#   %zmm12 GHASH: a product
-#   %zmm13 rk0
-#   %zmm27 rk1
-#   %zmm26 rk2
-#   %zmm25 rk3
-#   %zmm24 rk4
-#   %zmm23 rk5
-#   %zmm22 rk6
-#   %zmm21 rk7
-#   %zmm20 rk8
-#   %zmm19 rk9
-#   %zmm18 rk10
-#   %zmm17 rk11
-#   %zmm16 rk12
-#   %zmm15 rk13
-#   %zmm14 rk14
+#   %zmm5 GHASH: low products
+#   %zmm6 GHASH: middle products
+#   %zmm7 GHASH: high products; between groups the running hash, reflected
+#   %zmm8 GHASH: a block register of data
+#   %zmm9 GHASH: the next one
+#   %zmm10 GHASH: a key power, a product
+#   %zmm11 GHASH: a product
+#   %zmm12 the byte reversal, in the groups
+#   %zmm13 in the groups, a block register's lanes added to byte 15 of every lane: from one register's counters to the next's
+#   %zmm14 rk0
+#   %zmm28 rk1
+#   %zmm27 rk2
+#   %zmm26 rk3
+#   %zmm25 rk4
+#   %zmm24 rk5
+#   %zmm23 rk6
+#   %zmm22 rk7
+#   %zmm21 rk8
+#   %zmm20 rk9
+#   %zmm19 rk10
+#   %zmm18 rk11
+#   %zmm17 rk12
+#   %zmm16 rk13
+#   %zmm15 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k256_w16
@@ -6746,25 +6788,25 @@ aes_gen_vaes512_gcm_dec_k256_w32:
     .p2align 5
 aes_gen_vaes512_gcm_dec_k256_w16:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm13
-    vbroadcasti32x4 16(%rdi), %zmm27
-    vbroadcasti32x4 32(%rdi), %zmm26
-    vbroadcasti32x4 48(%rdi), %zmm25
-    vbroadcasti32x4 64(%rdi), %zmm24
-    vbroadcasti32x4 80(%rdi), %zmm23
-    vbroadcasti32x4 96(%rdi), %zmm22
-    vbroadcasti32x4 112(%rdi), %zmm21
-    vbroadcasti32x4 128(%rdi), %zmm20
-    vbroadcasti32x4 144(%rdi), %zmm19
-    vbroadcasti32x4 160(%rdi), %zmm18
-    vbroadcasti32x4 176(%rdi), %zmm17
-    vbroadcasti32x4 192(%rdi), %zmm16
-    vbroadcasti32x4 208(%rdi), %zmm15
-    vbroadcasti32x4 224(%rdi), %zmm14
+    vbroadcasti32x4 0(%rdi), %zmm14
+    vbroadcasti32x4 16(%rdi), %zmm28
+    vbroadcasti32x4 32(%rdi), %zmm27
+    vbroadcasti32x4 48(%rdi), %zmm26
+    vbroadcasti32x4 64(%rdi), %zmm25
+    vbroadcasti32x4 80(%rdi), %zmm24
+    vbroadcasti32x4 96(%rdi), %zmm23
+    vbroadcasti32x4 112(%rdi), %zmm22
+    vbroadcasti32x4 128(%rdi), %zmm21
+    vbroadcasti32x4 144(%rdi), %zmm20
+    vbroadcasti32x4 160(%rdi), %zmm19
+    vbroadcasti32x4 176(%rdi), %zmm18
+    vbroadcasti32x4 192(%rdi), %zmm17
+    vbroadcasti32x4 208(%rdi), %zmm16
+    vbroadcasti32x4 224(%rdi), %zmm15
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
-    vmovdqu (%rdx), %xmm8
+    vmovdqu (%rdx), %xmm7
     vbroadcasti32x4 16(%rdx), %zmm4
     mov 28(%rdx), %r11d
     bswap %r11d
@@ -6777,7 +6819,8 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w16_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm14, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
@@ -6790,21 +6833,22 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w16_no_ek0:
+    vmovdqu64 .Lvaes512_gcm_bswap(%rip), %zmm12
+    vmovdqu64 .Lvaes512_gcm_inc_be4+64(%rip), %zmm13
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w16_loop:
     cmp $236, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k256_w16_carry50
-    vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm4, %zmm0
-    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm4, %zmm1
-    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm4, %zmm2
-    vpaddd .Lvaes512_gcm_inc_be4+192(%rip), %zmm4, %zmm3
-    vpaddd .Lvaes512_gcm_inc_be4+256(%rip), %zmm4, %zmm4
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w16_counted50
-.Laes_gen_vaes512_gcm_dec_k256_w16_carry50:
+    ja .Laes_gen_vaes512_gcm_dec_k256_w16_carry52
+    vmovdqa64 %zmm4, %zmm0
+    vpaddd %zmm13, %zmm0, %zmm1
+    vpaddd %zmm13, %zmm1, %zmm2
+    vpaddd %zmm13, %zmm2, %zmm3
+    vpaddd %zmm13, %zmm3, %zmm4
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w16_counted52
+.Laes_gen_vaes512_gcm_dec_k256_w16_carry52:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -6816,119 +6860,119 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm3, %zmm3
     vpaddd .Lvaes512_gcm_inc4+256(%rip), %zmm4, %zmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm4, %zmm4
-.Laes_gen_vaes512_gcm_dec_k256_w16_counted50:
+.Laes_gen_vaes512_gcm_dec_k256_w16_counted52:
     add $16, %r11d
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm13, %zmm1, %zmm1
-    vmovdqu64 0(%r8), %zmm9
-    vpxord %zmm13, %zmm2, %zmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vpxord %zmm13, %zmm3, %zmm3
+    vpxord %zmm14, %zmm0, %zmm0
+    vpxord %zmm14, %zmm1, %zmm1
+    vmovdqu64 0(%r8), %zmm8
+    vpxord %zmm14, %zmm2, %zmm2
+    vpshufb %zmm12, %zmm8, %zmm8
+    vpxord %zmm14, %zmm3, %zmm3
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    vmovdqu64 64(%r8), %zmm9
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
+    vpshufb %zmm12, %zmm9, %zmm9
+    .byte 0x62,0x92,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm28, %zmm2, %zmm2
+    vpxord %zmm7, %zmm8, %zmm8
+    .byte 0x62,0x92,0x65,0x48,0xdc,0xdc    # vaesenc %zmm28, %zmm3, %zmm3
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
-    vmovdqu64 64(%r8), %zmm10
+    vpclmulqdq $0, 768(%rsi), %zmm8, %zmm5
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm10, %zmm10
+    vpclmulqdq $0, 832(%rsi), %zmm9, %zmm11
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm27, %zmm2, %zmm2
-    vpxord %zmm8, %zmm9, %zmm9
+    vpxord %zmm11, %zmm5, %zmm5
     .byte 0x62,0x92,0x65,0x48,0xdc,0xdb    # vaesenc %zmm27, %zmm3, %zmm3
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
-    vpclmulqdq $0, 768(%rsi), %zmm9, %zmm6
+    vpclmulqdq $17, 768(%rsi), %zmm8, %zmm7
     .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
-    vpclmulqdq $0, 832(%rsi), %zmm10, %zmm12
+    vpclmulqdq $17, 832(%rsi), %zmm9, %zmm11
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm26, %zmm2, %zmm2
-    vpxord %zmm12, %zmm6, %zmm6
+    vpxord %zmm11, %zmm7, %zmm7
     .byte 0x62,0x92,0x65,0x48,0xdc,0xda    # vaesenc %zmm26, %zmm3, %zmm3
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
-    vpclmulqdq $17, 768(%rsi), %zmm9, %zmm8
+    vpshufd $78, %zmm8, %zmm11
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
-    vpclmulqdq $17, 832(%rsi), %zmm10, %zmm12
+    vpxord %zmm11, %zmm8, %zmm8
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm25, %zmm2, %zmm2
-    vpxord %zmm12, %zmm8, %zmm8
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd9    # vaesenc %zmm25, %zmm3, %zmm3
+    vpshufd $78, %zmm9, %zmm10
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
-    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm10, %zmm9, %zmm9
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
-    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1792(%rsi), %zmm8, %zmm6
     .byte 0x62,0x92,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm24, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xdc,0xd8    # vaesenc %zmm24, %zmm3, %zmm3
-    vpshufd $78, %zmm10, %zmm11
+    vpclmulqdq $0, 1856(%rsi), %zmm9, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
-    vpxord %zmm11, %zmm10, %zmm10
+    vpxord %zmm9, %zmm6, %zmm6
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
-    vpclmulqdq $0, 1792(%rsi), %zmm9, %zmm7
+    vmovdqu64 128(%r8), %zmm8
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm23, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm23, %zmm3, %zmm3
-    vpclmulqdq $0, 1856(%rsi), %zmm10, %zmm10
+    vpshufb %zmm12, %zmm8, %zmm8
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
-    vpxord %zmm10, %zmm7, %zmm7
+    vmovdqu64 192(%r8), %zmm9
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
-    vmovdqu64 128(%r8), %zmm9
+    vpshufb %zmm12, %zmm9, %zmm9
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd6    # vaesenc %zmm22, %zmm2, %zmm2
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xde    # vaesenc %zmm22, %zmm3, %zmm3
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
+    vpclmulqdq $0, 896(%rsi), %zmm8, %zmm11
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    vmovdqu64 192(%r8), %zmm10
+    vpclmulqdq $0, 960(%rsi), %zmm9, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm10, %zmm10
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd5    # vaesenc %zmm21, %zmm2, %zmm2
+    vpternlogq $150, %zmm11, %zmm10, %zmm5
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdd    # vaesenc %zmm21, %zmm3, %zmm3
-    vpclmulqdq $0, 896(%rsi), %zmm9, %zmm12
+    vpclmulqdq $17, 896(%rsi), %zmm8, %zmm11
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    vpclmulqdq $0, 960(%rsi), %zmm10, %zmm11
+    vpclmulqdq $17, 960(%rsi), %zmm9, %zmm10
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd4    # vaesenc %zmm20, %zmm2, %zmm2
-    vpternlogq $150, %zmm12, %zmm11, %zmm6
+    vpternlogq $150, %zmm11, %zmm10, %zmm7
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdc    # vaesenc %zmm20, %zmm3, %zmm3
-    vpclmulqdq $17, 896(%rsi), %zmm9, %zmm12
+    vpshufd $78, %zmm8, %zmm11
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    vpclmulqdq $17, 960(%rsi), %zmm10, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd3    # vaesenc %zmm19, %zmm2, %zmm2
-    vpternlogq $150, %zmm12, %zmm11, %zmm8
+    vpshufd $78, %zmm9, %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xdb    # vaesenc %zmm19, %zmm3, %zmm3
-    vpshufd $78, %zmm9, %zmm12
+    vpxord %zmm10, %zmm9, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
-    vpxord %zmm12, %zmm9, %zmm9
+    vpclmulqdq $0, 1920(%rsi), %zmm8, %zmm8
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd2    # vaesenc %zmm18, %zmm2, %zmm2
-    vpshufd $78, %zmm10, %zmm11
+    vpclmulqdq $0, 1984(%rsi), %zmm9, %zmm9
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xda    # vaesenc %zmm18, %zmm3, %zmm3
-    vpxord %zmm11, %zmm10, %zmm10
+    vpternlogq $150, %zmm8, %zmm9, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
-    vpclmulqdq $0, 1920(%rsi), %zmm9, %zmm9
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
+    vpternlogq $150, %zmm5, %zmm7, %zmm6
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd1    # vaesenc %zmm17, %zmm2, %zmm2
-    vpclmulqdq $0, 1984(%rsi), %zmm10, %zmm10
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm10
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xd9    # vaesenc %zmm17, %zmm3, %zmm3
-    vpternlogq $150, %zmm9, %zmm10, %zmm7
+    vpclmulqdq $16, %zmm10, %zmm5, %zmm11
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
-    vpternlogq $150, %zmm6, %zmm8, %zmm7
+    vpshufd $78, %zmm5, %zmm5
     .byte 0x62,0xb2,0x6d,0x48,0xdc,0xd0    # vaesenc %zmm16, %zmm2, %zmm2
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
+    vpternlogq $150, %zmm5, %zmm11, %zmm6
     .byte 0x62,0xb2,0x65,0x48,0xdc,0xd8    # vaesenc %zmm16, %zmm3, %zmm3
-    vpclmulqdq $16, %zmm11, %zmm6, %zmm12
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
+    vpclmulqdq $16, %zmm10, %zmm6, %zmm11
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcf    # vaesenclast %zmm15, %zmm1, %zmm1
     vpshufd $78, %zmm6, %zmm6
-    .byte 0x62,0xd2,0x6d,0x48,0xdc,0xd7    # vaesenc %zmm15, %zmm2, %zmm2
-    vpternlogq $150, %zmm6, %zmm12, %zmm7
-    .byte 0x62,0xd2,0x65,0x48,0xdc,0xdf    # vaesenc %zmm15, %zmm3, %zmm3
-    vpclmulqdq $16, %zmm11, %zmm7, %zmm12
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xce    # vaesenclast %zmm14, %zmm1, %zmm1
-    vpshufd $78, %zmm7, %zmm7
-    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd6    # vaesenclast %zmm14, %zmm2, %zmm2
-    vpternlogq $150, %zmm7, %zmm12, %zmm8
-    .byte 0x62,0xd2,0x65,0x48,0xdd,0xde    # vaesenclast %zmm14, %zmm3, %zmm3
-    vshufi64x2 $78, %zmm8, %zmm8, %zmm12
+    .byte 0x62,0xd2,0x6d,0x48,0xdd,0xd7    # vaesenclast %zmm15, %zmm2, %zmm2
+    vpternlogq $150, %zmm6, %zmm11, %zmm7
+    .byte 0x62,0xd2,0x65,0x48,0xdd,0xdf    # vaesenclast %zmm15, %zmm3, %zmm3
+    vshufi64x2 $78, %zmm7, %zmm7, %zmm11
     vpxord 0(%r8), %zmm0, %zmm0
     vpxord 64(%r8), %zmm1, %zmm1
-    vpxord %zmm12, %zmm8, %zmm8
+    vpxord %zmm11, %zmm7, %zmm7
     vpxord 128(%r8), %zmm2, %zmm2
-    vextracti32x4 $1, %zmm8, %xmm12
+    vextracti32x4 $1, %zmm7, %xmm11
     vpxord 192(%r8), %zmm3, %zmm3
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm11, %xmm7, %xmm7
     vmovdqu64 %zmm0, 0(%rcx)
     vmovdqu64 %zmm1, 64(%rcx)
     vmovdqu64 %zmm2, 128(%rcx)
@@ -6950,7 +6994,8 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w16_short_no_ek0
     vmovdqu 32(%rdx), %xmm3
-    vpxor %xmm13, %xmm3, %xmm3
+    vpxor %xmm14, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xdc    # vaesenc %xmm28, %xmm3, %xmm3
     .byte 0x62,0x92,0x65,0x08,0xdc,0xdb    # vaesenc %xmm27, %xmm3, %xmm3
     .byte 0x62,0x92,0x65,0x08,0xdc,0xda    # vaesenc %xmm26, %xmm3, %xmm3
     .byte 0x62,0x92,0x65,0x08,0xdc,0xd9    # vaesenc %xmm25, %xmm3, %xmm3
@@ -6963,16 +7008,15 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xdf         # vaesenclast %xmm15, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_dec_k256_w16_short_no_ek0:
 .Laes_gen_vaes512_gcm_dec_k256_w16_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
+    vmovq %rax, %xmm10
+    vpaddd %xmm4, %xmm10, %xmm10
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
+    vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k256_w16_tail
     test %r10, %r10
@@ -6982,25 +7026,25 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %rax
-    vmovdqu %xmm8, (%rdx)
+    vmovdqu %xmm7, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w16_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu 48(%rdx), %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k256_w16_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
+    vpxor %xmm7, %xmm8, %xmm8
 .Laes_gen_vaes512_gcm_dec_k256_w16_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm5
+    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm6
     jmp .Laes_gen_vaes512_gcm_dec_k256_w16_sums
 .Laes_gen_vaes512_gcm_dec_k256_w16_no_last:
+    vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
 .Laes_gen_vaes512_gcm_dec_k256_w16_sums:
     cmp $240, %r11b
     ja .Laes_gen_vaes512_gcm_dec_k256_w16_tail_le
@@ -7009,8 +7053,10 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vmovdqa64 %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm1
     vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm2, %zmm2
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm0, %zmm0
+    vpxord %zmm14, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
@@ -7035,38 +7081,36 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xce    # vaesenclast %zmm14, %zmm1, %zmm1
-    vmovdqu64 (%r8), %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcf    # vaesenclast %zmm15, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm8
+    vpxord %zmm8, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vmovdqu (%rdx), %xmm11
-    vpxord %zmm11, %zmm9, %zmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
-    vmovdqu64 64(%r8), %zmm9
-    vpxord %zmm9, %zmm1, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vmovdqu (%rdx), %xmm10
+    vpxord %zmm10, %zmm8, %zmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1024(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
+    vmovdqu64 64(%r8), %zmm8
+    vpxord %zmm8, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vpclmulqdq $0, 64(%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 64(%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1088(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vpclmulqdq $0, 64(%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, 64(%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1088(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
     add $128, %r8
     add $128, %rcx
     add $128, %rax
@@ -7076,7 +7120,8 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     jb .Laes_gen_vaes512_gcm_dec_k256_w16_tail_past1_be
     vmovdqa64 %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm2
-    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm14, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
@@ -7089,24 +7134,23 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
-    vmovdqu64 (%r8), %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm8
+    vpxord %zmm8, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vmovdqu (%rdx), %xmm11
-    vpxord %zmm11, %zmm9, %zmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vmovdqu (%rdx), %xmm10
+    vpxord %zmm10, %zmm8, %zmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1024(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
     add $64, %r8
     add $64, %rcx
     add $64, %rax
@@ -7120,7 +7164,8 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     kmovq %r11, %k1
     vmovdqa64 %zmm2, %zmm0
     vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm2
-    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm14, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
@@ -7133,24 +7178,23 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
-    vmovdqu8 (%r8), %zmm9{%k1}{z}
-    vpxord %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm8{%k1}{z}
+    vpxord %zmm8, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vmovdqu (%rdx), %xmm11
-    vpxord %zmm11, %zmm9, %zmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vmovdqu (%rdx), %xmm10
+    vpxord %zmm10, %zmm8, %zmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1024(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
     jmp .Laes_gen_vaes512_gcm_dec_k256_w16_reduce
 .Laes_gen_vaes512_gcm_dec_k256_w16_tail_le:
     cmp $128, %r9
@@ -7160,8 +7204,10 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm4, %zmm4
-    vpxord %zmm13, %zmm0, %zmm0
-    vpxord %zmm13, %zmm1, %zmm1
+    vpxord %zmm14, %zmm0, %zmm0
+    vpxord %zmm14, %zmm1, %zmm1
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xcc    # vaesenc %zmm28, %zmm1, %zmm1
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xdc,0xcb    # vaesenc %zmm27, %zmm1, %zmm1
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
@@ -7186,38 +7232,36 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xce    # vaesenclast %zmm14, %zmm1, %zmm1
-    vmovdqu64 (%r8), %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcf    # vaesenclast %zmm15, %zmm1, %zmm1
+    vmovdqu64 (%r8), %zmm8
+    vpxord %zmm8, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vmovdqu (%rdx), %xmm11
-    vpxord %zmm11, %zmm9, %zmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
-    vmovdqu64 64(%r8), %zmm9
-    vpxord %zmm9, %zmm1, %zmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vmovdqu (%rdx), %xmm10
+    vpxord %zmm10, %zmm8, %zmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1024(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
+    vmovdqu64 64(%r8), %zmm8
+    vpxord %zmm8, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vpclmulqdq $0, 64(%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, 64(%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1088(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vpclmulqdq $0, 64(%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, 64(%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1088(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
     add $128, %r8
     add $128, %rcx
     add $128, %rax
@@ -7228,7 +7272,8 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vmovdqa64 %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
-    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm14, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
@@ -7241,24 +7286,23 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
-    vmovdqu64 (%r8), %zmm9
-    vpxord %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm8
+    vpxord %zmm8, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vmovdqu (%rdx), %xmm11
-    vpxord %zmm11, %zmm9, %zmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vmovdqu (%rdx), %xmm10
+    vpxord %zmm10, %zmm8, %zmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1024(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
     add $64, %r8
     add $64, %rcx
     add $64, %rax
@@ -7273,7 +7317,8 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vmovdqa64 %zmm4, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm4, %zmm4
-    vpxord %zmm13, %zmm0, %zmm0
+    vpxord %zmm14, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
@@ -7286,49 +7331,48 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc6    # vaesenclast %zmm14, %zmm0, %zmm0
-    vmovdqu8 (%r8), %zmm9{%k1}{z}
-    vpxord %zmm9, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc7    # vaesenclast %zmm15, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm8{%k1}{z}
+    vpxord %zmm8, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm9, %zmm9
-    vmovdqu (%rdx), %xmm11
-    vpxord %zmm11, %zmm9, %zmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm6, %zmm6
-    vpclmulqdq $17, (%rax), %zmm9, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vpshufd $78, %zmm9, %zmm12
-    vpxord %zmm12, %zmm9, %zmm9
-    vpclmulqdq $0, 1024(%rax), %zmm9, %zmm9
-    vpxord %zmm9, %zmm7, %zmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vmovdqu (%rdx), %xmm10
+    vpxord %zmm10, %zmm8, %zmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm5, %zmm5
+    vpclmulqdq $17, (%rax), %zmm8, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vpshufd $78, %zmm8, %zmm11
+    vpxord %zmm11, %zmm8, %zmm8
+    vpclmulqdq $0, 1024(%rax), %zmm8, %zmm8
+    vpxord %zmm8, %zmm6, %zmm6
 .Laes_gen_vaes512_gcm_dec_k256_w16_reduce:
-    vpternlogq $150, %zmm6, %zmm8, %zmm7
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm11
-    vpclmulqdq $16, %zmm11, %zmm6, %zmm12
+    vpternlogq $150, %zmm5, %zmm7, %zmm6
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm10
+    vpclmulqdq $16, %zmm10, %zmm5, %zmm11
+    vpshufd $78, %zmm5, %zmm5
+    vpternlogq $150, %zmm5, %zmm11, %zmm6
+    vpclmulqdq $16, %zmm10, %zmm6, %zmm11
     vpshufd $78, %zmm6, %zmm6
-    vpternlogq $150, %zmm6, %zmm12, %zmm7
-    vpclmulqdq $16, %zmm11, %zmm7, %zmm12
-    vpshufd $78, %zmm7, %zmm7
-    vpternlogq $150, %zmm7, %zmm12, %zmm8
-    vshufi64x2 $78, %zmm8, %zmm8, %zmm12
-    vpxord %zmm12, %zmm8, %zmm8
-    vextracti32x4 $1, %zmm8, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
+    vpternlogq $150, %zmm6, %zmm11, %zmm7
+    vshufi64x2 $78, %zmm7, %zmm7, %zmm11
+    vpxord %zmm11, %zmm7, %zmm7
+    vextracti32x4 $1, %zmm7, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w16_tag_done
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
+    vmovdqa %xmm3, %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm7, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vmovdqu %xmm8, 48(%rdx)
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, 32(%rdx)
+    vmovdqu %xmm8, (%rdx)
     jmp .Laes_gen_vaes512_gcm_dec_k256_w16_tail_done
 .Laes_gen_vaes512_gcm_dec_k256_w16_tag_done:
-    vmovdqu %xmm8, (%rdx)
+    vmovdqu %xmm7, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w16_tail_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -7359,6 +7403,7 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     vpxord %xmm25, %xmm25, %xmm25
     vpxord %xmm26, %xmm26, %xmm26
     vpxord %xmm27, %xmm27, %xmm27
+    vpxord %xmm28, %xmm28, %xmm28
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k256_w16, .-aes_gen_vaes512_gcm_dec_k256_w16
@@ -7373,29 +7418,30 @@ aes_gen_vaes512_gcm_dec_k256_w16:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7; in the tail E(J0)
 #   %zmm2 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %zmm3 temporary: data loads
-#   %zmm4 GHASH: low products
-#   %zmm5 GHASH: middle products
-#   %zmm6 GHASH: high products; between groups the running hash, reflected
-#   %zmm7 GHASH: a block register of data
-#   %zmm8 GHASH: the next one
-#   %zmm9 GHASH: a key power, a product
-#   %zmm10 GHASH: a product
-#   %zmm11 rk0
-#   %zmm25 rk1
-#   %zmm24 rk2
-#   %zmm23 rk3
-#   %zmm22 rk4
-#   %zmm21 rk5
-#   %zmm20 rk6
-#   %zmm19 rk7
-#   %zmm18 rk8
-#   %zmm17 rk9
-#   %zmm16 rk10
-#   %zmm15 rk11
-#   %zmm14 rk12
-#   %zmm13 rk13
-#   %zmm12 rk14
+#   %zmm3 GHASH: low products
+#   %zmm4 GHASH: middle products
+#   %zmm5 GHASH: high products; between groups the running hash, reflected
+#   %zmm6 GHASH: a block register of data
+#   %zmm7 GHASH: the next one
+#   %zmm8 GHASH: a key power, a product
+#   %zmm9 GHASH: a product
+#   %zmm10 the byte reversal, in the groups
+#   %zmm11 in the groups, a block register's lanes added to byte 15 of every lane: from one register's counters to the next's
+#   %zmm12 rk0
+#   %zmm26 rk1
+#   %zmm25 rk2
+#   %zmm24 rk3
+#   %zmm23 rk4
+#   %zmm22 rk5
+#   %zmm21 rk6
+#   %zmm20 rk7
+#   %zmm19 rk8
+#   %zmm18 rk9
+#   %zmm17 rk10
+#   %zmm16 rk11
+#   %zmm15 rk12
+#   %zmm14 rk13
+#   %zmm13 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k256_w8
@@ -7403,25 +7449,25 @@ aes_gen_vaes512_gcm_dec_k256_w16:
     .p2align 5
 aes_gen_vaes512_gcm_dec_k256_w8:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm11
-    vbroadcasti32x4 16(%rdi), %zmm25
-    vbroadcasti32x4 32(%rdi), %zmm24
-    vbroadcasti32x4 48(%rdi), %zmm23
-    vbroadcasti32x4 64(%rdi), %zmm22
-    vbroadcasti32x4 80(%rdi), %zmm21
-    vbroadcasti32x4 96(%rdi), %zmm20
-    vbroadcasti32x4 112(%rdi), %zmm19
-    vbroadcasti32x4 128(%rdi), %zmm18
-    vbroadcasti32x4 144(%rdi), %zmm17
-    vbroadcasti32x4 160(%rdi), %zmm16
-    vbroadcasti32x4 176(%rdi), %zmm15
-    vbroadcasti32x4 192(%rdi), %zmm14
-    vbroadcasti32x4 208(%rdi), %zmm13
-    vbroadcasti32x4 224(%rdi), %zmm12
+    vbroadcasti32x4 0(%rdi), %zmm12
+    vbroadcasti32x4 16(%rdi), %zmm26
+    vbroadcasti32x4 32(%rdi), %zmm25
+    vbroadcasti32x4 48(%rdi), %zmm24
+    vbroadcasti32x4 64(%rdi), %zmm23
+    vbroadcasti32x4 80(%rdi), %zmm22
+    vbroadcasti32x4 96(%rdi), %zmm21
+    vbroadcasti32x4 112(%rdi), %zmm20
+    vbroadcasti32x4 128(%rdi), %zmm19
+    vbroadcasti32x4 144(%rdi), %zmm18
+    vbroadcasti32x4 160(%rdi), %zmm17
+    vbroadcasti32x4 176(%rdi), %zmm16
+    vbroadcasti32x4 192(%rdi), %zmm15
+    vbroadcasti32x4 208(%rdi), %zmm14
+    vbroadcasti32x4 224(%rdi), %zmm13
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
-    vmovdqu (%rdx), %xmm6
+    vmovdqu (%rdx), %xmm5
     vbroadcasti32x4 16(%rdx), %zmm2
     mov 28(%rdx), %r11d
     bswap %r11d
@@ -7433,7 +7479,8 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w8_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm11, %xmm0, %xmm0
+    vpxor %xmm12, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
@@ -7446,19 +7493,20 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc5         # vaesenclast %xmm13, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w8_no_ek0:
+    vmovdqu64 .Lvaes512_gcm_bswap(%rip), %zmm10
+    vmovdqu64 .Lvaes512_gcm_inc_be4+64(%rip), %zmm11
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w8_loop:
     cmp $244, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k256_w8_carry49
-    vpaddd .Lvaes512_gcm_inc_be4(%rip), %zmm2, %zmm0
-    vpaddd .Lvaes512_gcm_inc_be4+64(%rip), %zmm2, %zmm1
-    vpaddd .Lvaes512_gcm_inc_be4+128(%rip), %zmm2, %zmm2
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w8_counted49
-.Laes_gen_vaes512_gcm_dec_k256_w8_carry49:
+    ja .Laes_gen_vaes512_gcm_dec_k256_w8_carry51
+    vmovdqa64 %zmm2, %zmm0
+    vpaddd %zmm11, %zmm0, %zmm1
+    vpaddd %zmm11, %zmm1, %zmm2
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w8_counted51
+.Laes_gen_vaes512_gcm_dec_k256_w8_carry51:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
     vpaddd .Lvaes512_gcm_inc4(%rip), %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
@@ -7466,70 +7514,70 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm1, %zmm1
     vpaddd .Lvaes512_gcm_inc4+128(%rip), %zmm2, %zmm2
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm2, %zmm2
-.Laes_gen_vaes512_gcm_dec_k256_w8_counted49:
+.Laes_gen_vaes512_gcm_dec_k256_w8_counted51:
     add $8, %r11d
-    vpxord %zmm11, %zmm0, %zmm0
-    vpxord %zmm11, %zmm1, %zmm1
-    vmovdqu64 0(%r8), %zmm7
+    vpxord %zmm12, %zmm0, %zmm0
+    vpxord %zmm12, %zmm1, %zmm1
+    vmovdqu64 0(%r8), %zmm6
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
+    vpshufb %zmm10, %zmm6, %zmm6
+    .byte 0x62,0x92,0x75,0x48,0xdc,0xca    # vaesenc %zmm26, %zmm1, %zmm1
+    vmovdqu64 64(%r8), %zmm7
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
+    vpshufb %zmm10, %zmm7, %zmm7
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc9    # vaesenc %zmm25, %zmm1, %zmm1
-    vmovdqu64 64(%r8), %zmm8
+    vpxord %zmm5, %zmm6, %zmm6
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm8, %zmm8
+    vpclmulqdq $0, 896(%rsi), %zmm6, %zmm3
     .byte 0x62,0x92,0x75,0x48,0xdc,0xc8    # vaesenc %zmm24, %zmm1, %zmm1
-    vpxord %zmm6, %zmm7, %zmm7
+    vpclmulqdq $0, 960(%rsi), %zmm7, %zmm9
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
-    vpclmulqdq $0, 896(%rsi), %zmm7, %zmm4
+    vpxord %zmm9, %zmm3, %zmm3
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm23, %zmm1, %zmm1
-    vpclmulqdq $0, 960(%rsi), %zmm8, %zmm10
+    vpclmulqdq $17, 896(%rsi), %zmm6, %zmm5
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm22, %zmm0, %zmm0
-    vpxord %zmm10, %zmm4, %zmm4
+    vpclmulqdq $17, 960(%rsi), %zmm7, %zmm9
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xce    # vaesenc %zmm22, %zmm1, %zmm1
-    vpclmulqdq $17, 896(%rsi), %zmm7, %zmm6
+    vpxord %zmm9, %zmm5, %zmm5
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm21, %zmm0, %zmm0
-    vpclmulqdq $17, 960(%rsi), %zmm8, %zmm10
+    vpshufd $78, %zmm6, %zmm9
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm21, %zmm1, %zmm1
-    vpxord %zmm10, %zmm6, %zmm6
+    vpxord %zmm9, %zmm6, %zmm6
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc4    # vaesenc %zmm20, %zmm0, %zmm0
-    vpshufd $78, %zmm7, %zmm10
+    vpshufd $78, %zmm7, %zmm8
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcc    # vaesenc %zmm20, %zmm1, %zmm1
-    vpxord %zmm10, %zmm7, %zmm7
+    vpxord %zmm8, %zmm7, %zmm7
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc3    # vaesenc %zmm19, %zmm0, %zmm0
-    vpshufd $78, %zmm8, %zmm9
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xcb    # vaesenc %zmm19, %zmm1, %zmm1
-    vpxord %zmm9, %zmm8, %zmm8
+    vpclmulqdq $0, 1920(%rsi), %zmm6, %zmm4
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm18, %zmm0, %zmm0
+    vpclmulqdq $0, 1984(%rsi), %zmm7, %zmm7
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xca    # vaesenc %zmm18, %zmm1, %zmm1
-    vpclmulqdq $0, 1920(%rsi), %zmm7, %zmm5
+    vpxord %zmm7, %zmm4, %zmm4
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm17, %zmm0, %zmm0
-    vpclmulqdq $0, 1984(%rsi), %zmm8, %zmm8
+    vpternlogq $150, %zmm3, %zmm5, %zmm4
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc9    # vaesenc %zmm17, %zmm1, %zmm1
-    vpxord %zmm8, %zmm5, %zmm5
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm8
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
-    vpternlogq $150, %zmm4, %zmm6, %zmm5
+    vpclmulqdq $16, %zmm8, %zmm3, %zmm9
     .byte 0x62,0xb2,0x75,0x48,0xdc,0xc8    # vaesenc %zmm16, %zmm1, %zmm1
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm9
+    vpshufd $78, %zmm3, %zmm3
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
-    vpclmulqdq $16, %zmm9, %zmm4, %zmm10
+    vpternlogq $150, %zmm3, %zmm9, %zmm4
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xcf    # vaesenc %zmm15, %zmm1, %zmm1
-    vpshufd $78, %zmm4, %zmm4
+    vpclmulqdq $16, %zmm8, %zmm4, %zmm9
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    vpternlogq $150, %zmm4, %zmm10, %zmm5
+    vpshufd $78, %zmm4, %zmm4
     .byte 0x62,0xd2,0x75,0x48,0xdc,0xce    # vaesenc %zmm14, %zmm1, %zmm1
-    vpclmulqdq $16, %zmm9, %zmm5, %zmm10
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    vpshufd $78, %zmm5, %zmm5
-    .byte 0x62,0xd2,0x75,0x48,0xdc,0xcd    # vaesenc %zmm13, %zmm1, %zmm1
-    vpternlogq $150, %zmm5, %zmm10, %zmm6
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
-    vshufi64x2 $78, %zmm6, %zmm6, %zmm10
-    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcc    # vaesenclast %zmm12, %zmm1, %zmm1
-    vpxord %zmm10, %zmm6, %zmm6
+    vpternlogq $150, %zmm4, %zmm9, %zmm5
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc5    # vaesenclast %zmm13, %zmm0, %zmm0
+    vshufi64x2 $78, %zmm5, %zmm5, %zmm9
+    .byte 0x62,0xd2,0x75,0x48,0xdd,0xcd    # vaesenclast %zmm13, %zmm1, %zmm1
+    vpxord %zmm9, %zmm5, %zmm5
     vpxord 0(%r8), %zmm0, %zmm0
-    vextracti32x4 $1, %zmm6, %xmm10
+    vextracti32x4 $1, %zmm5, %xmm9
     vpxord 64(%r8), %zmm1, %zmm1
-    vpxor %xmm10, %xmm6, %xmm6
+    vpxor %xmm9, %xmm5, %xmm5
     vmovdqu64 %zmm0, 0(%rcx)
     vmovdqu64 %zmm1, 64(%rcx)
     add $128, %r8
@@ -7548,7 +7596,8 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w8_short_no_ek0
     vmovdqu 32(%rdx), %xmm1
-    vpxor %xmm11, %xmm1, %xmm1
+    vpxor %xmm12, %xmm1, %xmm1
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xca    # vaesenc %xmm26, %xmm1, %xmm1
     .byte 0x62,0x92,0x75,0x08,0xdc,0xc9    # vaesenc %xmm25, %xmm1, %xmm1
     .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
@@ -7561,16 +7610,15 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
     .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x71,0xdd,0xcc         # vaesenclast %xmm12, %xmm1, %xmm1
+    .byte 0xc4,0xc2,0x71,0xdd,0xcd         # vaesenclast %xmm13, %xmm1, %xmm1
 .Laes_gen_vaes512_gcm_dec_k256_w8_short_no_ek0:
 .Laes_gen_vaes512_gcm_dec_k256_w8_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
-    vmovq %rax, %xmm9
-    vpaddd %xmm2, %xmm9, %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu %xmm9, 16(%rdx)
+    vmovq %rax, %xmm8
+    vpaddd %xmm2, %xmm8, %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu %xmm8, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k256_w8_tail
     test %r10, %r10
@@ -7580,32 +7628,33 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %rax
-    vmovdqu %xmm6, (%rdx)
+    vmovdqu %xmm5, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w8_no_last
-    vmovdqu 48(%rdx), %xmm7
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu 48(%rdx), %xmm6
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k256_w8_l_times_h
-    vpxor %xmm6, %xmm7, %xmm7
+    vpxor %xmm5, %xmm6, %xmm6
 .Laes_gen_vaes512_gcm_dec_k256_w8_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm7, %xmm4
-    vpclmulqdq $17, 1008(%rsi), %xmm7, %xmm6
-    vpshufd $78, %xmm7, %xmm10
-    vpxor %xmm10, %xmm7, %xmm7
-    vpclmulqdq $0, 2032(%rsi), %xmm7, %xmm5
+    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
+    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
+    vpshufd $78, %xmm6, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
+    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
     jmp .Laes_gen_vaes512_gcm_dec_k256_w8_sums
 .Laes_gen_vaes512_gcm_dec_k256_w8_no_last:
+    vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
 .Laes_gen_vaes512_gcm_dec_k256_w8_sums:
     cmp $64, %r9
     jb .Laes_gen_vaes512_gcm_dec_k256_w8_tail_past1
     vmovdqa64 %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
-    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm12, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
@@ -7618,24 +7667,23 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
-    vmovdqu64 (%r8), %zmm7
-    vpxord %zmm7, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc5    # vaesenclast %zmm13, %zmm0, %zmm0
+    vmovdqu64 (%r8), %zmm6
+    vpxord %zmm6, %zmm0, %zmm0
     vmovdqu64 %zmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
-    vmovdqu (%rdx), %xmm9
-    vpxord %zmm9, %zmm7, %zmm7
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm7, %zmm10
-    vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, (%rax), %zmm7, %zmm10
-    vpxord %zmm10, %zmm6, %zmm6
-    vpshufd $78, %zmm7, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpclmulqdq $0, 1024(%rax), %zmm7, %zmm7
-    vpxord %zmm7, %zmm5, %zmm5
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm6, %zmm6
+    vmovdqu (%rdx), %xmm8
+    vpxord %zmm8, %zmm6, %zmm6
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm6, %zmm9
+    vpxord %zmm9, %zmm3, %zmm3
+    vpclmulqdq $17, (%rax), %zmm6, %zmm9
+    vpxord %zmm9, %zmm5, %zmm5
+    vpshufd $78, %zmm6, %zmm9
+    vpxord %zmm9, %zmm6, %zmm6
+    vpclmulqdq $0, 1024(%rax), %zmm6, %zmm6
+    vpxord %zmm6, %zmm4, %zmm4
     add $64, %r8
     add $64, %rcx
     add $64, %rax
@@ -7650,7 +7698,8 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     vmovdqa64 %zmm2, %zmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %zmm0, %zmm0
     vpaddd .Lvaes512_gcm_inc4+64(%rip), %zmm2, %zmm2
-    vpxord %zmm11, %zmm0, %zmm0
+    vpxord %zmm12, %zmm0, %zmm0
+    .byte 0x62,0x92,0x7d,0x48,0xdc,0xc2    # vaesenc %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc1    # vaesenc %zmm25, %zmm0, %zmm0
     .byte 0x62,0x92,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm24, %zmm0, %zmm0
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm23, %zmm0, %zmm0
@@ -7663,49 +7712,48 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     .byte 0x62,0xb2,0x7d,0x48,0xdc,0xc0    # vaesenc %zmm16, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm15, %zmm0, %zmm0
     .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc6    # vaesenc %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdc,0xc5    # vaesenc %zmm13, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm12, %zmm0, %zmm0
-    vmovdqu8 (%r8), %zmm7{%k1}{z}
-    vpxord %zmm7, %zmm0, %zmm0
+    .byte 0x62,0xd2,0x7d,0x48,0xdd,0xc5    # vaesenclast %zmm13, %zmm0, %zmm0
+    vmovdqu8 (%r8), %zmm6{%k1}{z}
+    vpxord %zmm6, %zmm0, %zmm0
     vmovdqu8 %zmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm7, %zmm7
-    vmovdqu (%rdx), %xmm9
-    vpxord %zmm9, %zmm7, %zmm7
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, (%rdx)
-    vpclmulqdq $0, (%rax), %zmm7, %zmm10
-    vpxord %zmm10, %zmm4, %zmm4
-    vpclmulqdq $17, (%rax), %zmm7, %zmm10
-    vpxord %zmm10, %zmm6, %zmm6
-    vpshufd $78, %zmm7, %zmm10
-    vpxord %zmm10, %zmm7, %zmm7
-    vpclmulqdq $0, 1024(%rax), %zmm7, %zmm7
-    vpxord %zmm7, %zmm5, %zmm5
+    vpshufb .Lvaes512_gcm_bswap(%rip), %zmm6, %zmm6
+    vmovdqu (%rdx), %xmm8
+    vpxord %zmm8, %zmm6, %zmm6
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, (%rdx)
+    vpclmulqdq $0, (%rax), %zmm6, %zmm9
+    vpxord %zmm9, %zmm3, %zmm3
+    vpclmulqdq $17, (%rax), %zmm6, %zmm9
+    vpxord %zmm9, %zmm5, %zmm5
+    vpshufd $78, %zmm6, %zmm9
+    vpxord %zmm9, %zmm6, %zmm6
+    vpclmulqdq $0, 1024(%rax), %zmm6, %zmm6
+    vpxord %zmm6, %zmm4, %zmm4
 .Laes_gen_vaes512_gcm_dec_k256_w8_reduce:
-    vpternlogq $150, %zmm4, %zmm6, %zmm5
-    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm9
-    vpclmulqdq $16, %zmm9, %zmm4, %zmm10
+    vpternlogq $150, %zmm3, %zmm5, %zmm4
+    vbroadcasti32x4 .Lgcm_fold(%rip), %zmm8
+    vpclmulqdq $16, %zmm8, %zmm3, %zmm9
+    vpshufd $78, %zmm3, %zmm3
+    vpternlogq $150, %zmm3, %zmm9, %zmm4
+    vpclmulqdq $16, %zmm8, %zmm4, %zmm9
     vpshufd $78, %zmm4, %zmm4
-    vpternlogq $150, %zmm4, %zmm10, %zmm5
-    vpclmulqdq $16, %zmm9, %zmm5, %zmm10
-    vpshufd $78, %zmm5, %zmm5
-    vpternlogq $150, %zmm5, %zmm10, %zmm6
-    vshufi64x2 $78, %zmm6, %zmm6, %zmm10
-    vpxord %zmm10, %zmm6, %zmm6
-    vextracti32x4 $1, %zmm6, %xmm10
-    vpxor %xmm10, %xmm6, %xmm6
+    vpternlogq $150, %zmm4, %zmm9, %zmm5
+    vshufi64x2 $78, %zmm5, %zmm5, %zmm9
+    vpxord %zmm9, %zmm5, %zmm5
+    vextracti32x4 $1, %zmm5, %xmm9
+    vpxor %xmm9, %xmm5, %xmm5
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w8_tag_done
-    vmovdqa %xmm1, %xmm7
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu %xmm7, 48(%rdx)
-    vpxor %xmm7, %xmm7, %xmm7
-    vmovdqu %xmm7, 32(%rdx)
-    vmovdqu %xmm7, (%rdx)
+    vmovdqa %xmm1, %xmm6
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vmovdqu %xmm6, 48(%rdx)
+    vpxor %xmm6, %xmm6, %xmm6
+    vmovdqu %xmm6, 32(%rdx)
+    vmovdqu %xmm6, (%rdx)
     jmp .Laes_gen_vaes512_gcm_dec_k256_w8_tail_done
 .Laes_gen_vaes512_gcm_dec_k256_w8_tag_done:
-    vmovdqu %xmm6, (%rdx)
+    vmovdqu %xmm5, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w8_tail_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -7734,6 +7782,7 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     vpxord %xmm23, %xmm23, %xmm23
     vpxord %xmm24, %xmm24, %xmm24
     vpxord %xmm25, %xmm25, %xmm25
+    vpxord %xmm26, %xmm26, %xmm26
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k256_w8, .-aes_gen_vaes512_gcm_dec_k256_w8
@@ -7750,29 +7799,30 @@ aes_gen_vaes512_gcm_dec_k256_w8:
 #   %xmm2 block 2; in the tail the counter blocks, big-endian
 #   %xmm3 block 3; in the tail E(J0)
 #   %xmm4 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm5 temporary: data loads
-#   %xmm6 GHASH: low products
-#   %xmm7 GHASH: middle products
-#   %xmm8 GHASH: high products; between groups the running hash, reflected
-#   %xmm9 GHASH: a block register of data
-#   %xmm10 GHASH: the next one
-#   %xmm11 GHASH: a key power, a product
-#   %xmm12 GHASH: a product
-#   %xmm13 rk0
-#   %xmm27 rk1
-#   %xmm26 rk2
-#   %xmm25 rk3
-#   %xmm24 rk4
-#   %xmm23 rk5
-#   %xmm22 rk6
-#   %xmm21 rk7
-#   %xmm20 rk8
-#   %xmm19 rk9
-#   %xmm18 rk10
-#   %xmm17 rk11
-#   %xmm16 rk12
-#   %xmm15 rk13
-#   %xmm14 rk14
+#   %xmm5 GHASH: low products
+#   %xmm6 GHASH: middle products
+#   %xmm7 GHASH: high products; between groups the running hash, reflected
+#   %xmm8 GHASH: a block register of data
+#   %xmm9 GHASH: the next one
+#   %xmm10 GHASH: a key power, a product
+#   %xmm11 GHASH: a product
+#   %xmm12 the byte reversal, in the groups
+#   %xmm13 in the groups, a block register's lanes added to byte 15 of every lane: from one register's counters to the next's
+#   %xmm14 rk0
+#   %xmm28 rk1
+#   %xmm27 rk2
+#   %xmm26 rk3
+#   %xmm25 rk4
+#   %xmm24 rk5
+#   %xmm23 rk6
+#   %xmm22 rk7
+#   %xmm21 rk8
+#   %xmm20 rk9
+#   %xmm19 rk10
+#   %xmm18 rk11
+#   %xmm17 rk12
+#   %xmm16 rk13
+#   %xmm15 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k256_w4
@@ -7780,25 +7830,25 @@ aes_gen_vaes512_gcm_dec_k256_w8:
     .p2align 5
 aes_gen_vaes512_gcm_dec_k256_w4:
     endbr64
-    vmovdqu 0(%rdi), %xmm13
-    vmovdqu64 16(%rdi), %xmm27
-    vmovdqu64 32(%rdi), %xmm26
-    vmovdqu64 48(%rdi), %xmm25
-    vmovdqu64 64(%rdi), %xmm24
-    vmovdqu64 80(%rdi), %xmm23
-    vmovdqu64 96(%rdi), %xmm22
-    vmovdqu64 112(%rdi), %xmm21
-    vmovdqu64 128(%rdi), %xmm20
-    vmovdqu64 144(%rdi), %xmm19
-    vmovdqu64 160(%rdi), %xmm18
-    vmovdqu64 176(%rdi), %xmm17
-    vmovdqu64 192(%rdi), %xmm16
-    vmovdqu 208(%rdi), %xmm15
-    vmovdqu 224(%rdi), %xmm14
+    vmovdqu 0(%rdi), %xmm14
+    vmovdqu64 16(%rdi), %xmm28
+    vmovdqu64 32(%rdi), %xmm27
+    vmovdqu64 48(%rdi), %xmm26
+    vmovdqu64 64(%rdi), %xmm25
+    vmovdqu64 80(%rdi), %xmm24
+    vmovdqu64 96(%rdi), %xmm23
+    vmovdqu64 112(%rdi), %xmm22
+    vmovdqu64 128(%rdi), %xmm21
+    vmovdqu64 144(%rdi), %xmm20
+    vmovdqu64 160(%rdi), %xmm19
+    vmovdqu64 176(%rdi), %xmm18
+    vmovdqu64 192(%rdi), %xmm17
+    vmovdqu64 208(%rdi), %xmm16
+    vmovdqu 224(%rdi), %xmm15
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
-    vmovdqu (%rdx), %xmm8
+    vmovdqu (%rdx), %xmm7
     vmovdqu 16(%rdx), %xmm4
     mov 28(%rdx), %r11d
     bswap %r11d
@@ -7808,7 +7858,8 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w4_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm14, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
@@ -7821,21 +7872,22 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w4_no_ek0:
+    vmovdqu .Lvaes512_gcm_bswap(%rip), %xmm12
+    vmovdqu .Lvaes512_gcm_inc_be1+16(%rip), %xmm13
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w4_loop:
     cmp $251, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k256_w4_carry47
-    vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm4, %xmm0
-    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm4, %xmm1
-    vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm4, %xmm2
-    vpaddd .Lvaes512_gcm_inc_be1+48(%rip), %xmm4, %xmm3
-    vpaddd .Lvaes512_gcm_inc_be1+64(%rip), %xmm4, %xmm4
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w4_counted47
-.Laes_gen_vaes512_gcm_dec_k256_w4_carry47:
+    ja .Laes_gen_vaes512_gcm_dec_k256_w4_carry49
+    vmovdqa %xmm4, %xmm0
+    vpaddd %xmm13, %xmm0, %xmm1
+    vpaddd %xmm13, %xmm1, %xmm2
+    vpaddd %xmm13, %xmm2, %xmm3
+    vpaddd %xmm13, %xmm3, %xmm4
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w4_counted49
+.Laes_gen_vaes512_gcm_dec_k256_w4_carry49:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
@@ -7847,120 +7899,120 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm3, %xmm3
     vpaddd .Lvaes512_gcm_inc1+64(%rip), %xmm4, %xmm4
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm4
-.Laes_gen_vaes512_gcm_dec_k256_w4_counted47:
+.Laes_gen_vaes512_gcm_dec_k256_w4_counted49:
     add $4, %r11d
-    vpxor %xmm13, %xmm0, %xmm0
-    vpxor %xmm13, %xmm1, %xmm1
-    vmovdqu 0(%r8), %xmm9
-    vpxor %xmm13, %xmm2, %xmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpxor %xmm13, %xmm3, %xmm3
-    vmovdqu 16(%r8), %xmm10
+    vpxor %xmm14, %xmm0, %xmm0
+    vpxor %xmm14, %xmm1, %xmm1
+    vmovdqu 0(%r8), %xmm8
+    vpxor %xmm14, %xmm2, %xmm2
+    vpshufb %xmm12, %xmm8, %xmm8
+    vpxor %xmm14, %xmm3, %xmm3
+    vmovdqu 16(%r8), %xmm9
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xcc    # vaesenc %xmm28, %xmm1, %xmm1
+    vpshufb %xmm12, %xmm9, %xmm9
+    .byte 0x62,0x92,0x6d,0x08,0xdc,0xd4    # vaesenc %xmm28, %xmm2, %xmm2
+    vpxor %xmm7, %xmm8, %xmm8
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xdc    # vaesenc %xmm28, %xmm3, %xmm3
+    vpclmulqdq $0, 960(%rsi), %xmm8, %xmm5
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
     .byte 0x62,0x92,0x75,0x08,0xdc,0xcb    # vaesenc %xmm27, %xmm1, %xmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
+    vpclmulqdq $0, 976(%rsi), %xmm9, %xmm11
     .byte 0x62,0x92,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm27, %xmm2, %xmm2
-    vpxor %xmm8, %xmm9, %xmm9
+    vpxor %xmm11, %xmm5, %xmm5
     .byte 0x62,0x92,0x65,0x08,0xdc,0xdb    # vaesenc %xmm27, %xmm3, %xmm3
-    vpclmulqdq $0, 960(%rsi), %xmm9, %xmm6
+    vpclmulqdq $17, 960(%rsi), %xmm8, %xmm7
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
     .byte 0x62,0x92,0x75,0x08,0xdc,0xca    # vaesenc %xmm26, %xmm1, %xmm1
-    vpclmulqdq $0, 976(%rsi), %xmm10, %xmm12
+    vpclmulqdq $17, 976(%rsi), %xmm9, %xmm11
     .byte 0x62,0x92,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm26, %xmm2, %xmm2
-    vpxor %xmm12, %xmm6, %xmm6
+    vpxor %xmm11, %xmm7, %xmm7
     .byte 0x62,0x92,0x65,0x08,0xdc,0xda    # vaesenc %xmm26, %xmm3, %xmm3
-    vpclmulqdq $17, 960(%rsi), %xmm9, %xmm8
+    vpshufd $78, %xmm8, %xmm11
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
     .byte 0x62,0x92,0x75,0x08,0xdc,0xc9    # vaesenc %xmm25, %xmm1, %xmm1
-    vpclmulqdq $17, 976(%rsi), %xmm10, %xmm12
+    vpxor %xmm11, %xmm8, %xmm8
     .byte 0x62,0x92,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm25, %xmm2, %xmm2
-    vpxor %xmm12, %xmm8, %xmm8
+    vpshufd $78, %xmm9, %xmm10
     .byte 0x62,0x92,0x65,0x08,0xdc,0xd9    # vaesenc %xmm25, %xmm3, %xmm3
-    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm10, %xmm9, %xmm9
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
     .byte 0x62,0x92,0x75,0x08,0xdc,0xc8    # vaesenc %xmm24, %xmm1, %xmm1
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 1984(%rsi), %xmm8, %xmm6
     .byte 0x62,0x92,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm24, %xmm2, %xmm2
-    vpshufd $78, %xmm10, %xmm11
+    vpclmulqdq $0, 2000(%rsi), %xmm9, %xmm9
     .byte 0x62,0x92,0x65,0x08,0xdc,0xd8    # vaesenc %xmm24, %xmm3, %xmm3
-    vpxor %xmm11, %xmm10, %xmm10
+    vpxor %xmm9, %xmm6, %xmm6
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xcf    # vaesenc %xmm23, %xmm1, %xmm1
-    vpclmulqdq $0, 1984(%rsi), %xmm9, %xmm7
+    vmovdqu 32(%r8), %xmm8
     .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd7    # vaesenc %xmm23, %xmm2, %xmm2
-    vpclmulqdq $0, 2000(%rsi), %xmm10, %xmm10
+    vpshufb %xmm12, %xmm8, %xmm8
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xdf    # vaesenc %xmm23, %xmm3, %xmm3
-    vpxor %xmm10, %xmm7, %xmm7
+    vmovdqu 48(%r8), %xmm9
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xce    # vaesenc %xmm22, %xmm1, %xmm1
-    vmovdqu 32(%r8), %xmm9
+    vpshufb %xmm12, %xmm9, %xmm9
     .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd6    # vaesenc %xmm22, %xmm2, %xmm2
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vpclmulqdq $0, 992(%rsi), %xmm8, %xmm11
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xde    # vaesenc %xmm22, %xmm3, %xmm3
-    vmovdqu 48(%r8), %xmm10
+    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm10
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xcd    # vaesenc %xmm21, %xmm1, %xmm1
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
+    vpxor %xmm11, %xmm5, %xmm5
     .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd5    # vaesenc %xmm21, %xmm2, %xmm2
-    vpclmulqdq $0, 992(%rsi), %xmm9, %xmm12
+    vpxor %xmm10, %xmm5, %xmm5
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xdd    # vaesenc %xmm21, %xmm3, %xmm3
-    vpclmulqdq $0, 1008(%rsi), %xmm10, %xmm11
+    vpclmulqdq $17, 992(%rsi), %xmm8, %xmm11
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xcc    # vaesenc %xmm20, %xmm1, %xmm1
-    vpxor %xmm12, %xmm6, %xmm6
+    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm10
     .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd4    # vaesenc %xmm20, %xmm2, %xmm2
-    vpxor %xmm11, %xmm6, %xmm6
+    vpxor %xmm11, %xmm7, %xmm7
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xdc    # vaesenc %xmm20, %xmm3, %xmm3
-    vpclmulqdq $17, 992(%rsi), %xmm9, %xmm12
+    vpxor %xmm10, %xmm7, %xmm7
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
-    vpclmulqdq $17, 1008(%rsi), %xmm10, %xmm11
+    vpshufd $78, %xmm8, %xmm11
     .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm19, %xmm2, %xmm2
-    vpxor %xmm12, %xmm8, %xmm8
-    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
     vpxor %xmm11, %xmm8, %xmm8
+    .byte 0x62,0xb2,0x65,0x08,0xdc,0xdb    # vaesenc %xmm19, %xmm3, %xmm3
+    vpshufd $78, %xmm9, %xmm10
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
-    vpshufd $78, %xmm9, %xmm12
+    vpxor %xmm10, %xmm9, %xmm9
     .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
-    vpxor %xmm12, %xmm9, %xmm9
+    vpclmulqdq $0, 2016(%rsi), %xmm8, %xmm8
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
-    vpshufd $78, %xmm10, %xmm11
+    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm9
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
-    vpxor %xmm11, %xmm10, %xmm10
+    vpxor %xmm8, %xmm6, %xmm6
     .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
-    vpclmulqdq $0, 2016(%rsi), %xmm9, %xmm9
+    vpxor %xmm9, %xmm6, %xmm6
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
-    vpclmulqdq $0, 2032(%rsi), %xmm10, %xmm10
+    vpxor %xmm5, %xmm6, %xmm6
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    vpxor %xmm9, %xmm7, %xmm7
+    vpxor %xmm7, %xmm6, %xmm6
     .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
-    vpxor %xmm10, %xmm7, %xmm7
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm11
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
-    vpxor %xmm6, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    vpxor %xmm8, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
-    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    vpshufd $78, %xmm6, %xmm6
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
-    vpxor %xmm6, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x69,0xdd,0xd6         # vaesenclast %xmm14, %xmm2, %xmm2
-    vpxor %xmm12, %xmm7, %xmm7
-    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
+    vpshufd $78, %xmm5, %xmm5
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcf         # vaesenclast %xmm15, %xmm1, %xmm1
+    vpxor %xmm5, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x69,0xdd,0xd7         # vaesenclast %xmm15, %xmm2, %xmm2
+    vpxor %xmm11, %xmm6, %xmm6
+    .byte 0xc4,0xc2,0x61,0xdd,0xdf         # vaesenclast %xmm15, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm11
     vpxor 0(%r8), %xmm0, %xmm0
     vpxor 16(%r8), %xmm1, %xmm1
-    vpshufd $78, %xmm7, %xmm7
+    vpshufd $78, %xmm6, %xmm6
     vpxor 32(%r8), %xmm2, %xmm2
-    vpxor %xmm7, %xmm8, %xmm8
+    vpxor %xmm6, %xmm7, %xmm7
     vpxor 48(%r8), %xmm3, %xmm3
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm11, %xmm7, %xmm7
     vmovdqu %xmm0, 0(%rcx)
     vmovdqu %xmm1, 16(%rcx)
     vmovdqu %xmm2, 32(%rcx)
@@ -7983,7 +8035,8 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w4_short_no_ek0
     vmovdqu 32(%rdx), %xmm3
-    vpxor %xmm13, %xmm3, %xmm3
+    vpxor %xmm14, %xmm3, %xmm3
+    .byte 0x62,0x92,0x65,0x08,0xdc,0xdc    # vaesenc %xmm28, %xmm3, %xmm3
     .byte 0x62,0x92,0x65,0x08,0xdc,0xdb    # vaesenc %xmm27, %xmm3, %xmm3
     .byte 0x62,0x92,0x65,0x08,0xdc,0xda    # vaesenc %xmm26, %xmm3, %xmm3
     .byte 0x62,0x92,0x65,0x08,0xdc,0xd9    # vaesenc %xmm25, %xmm3, %xmm3
@@ -7996,16 +8049,15 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xda    # vaesenc %xmm18, %xmm3, %xmm3
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xd9    # vaesenc %xmm17, %xmm3, %xmm3
     .byte 0x62,0xb2,0x65,0x08,0xdc,0xd8    # vaesenc %xmm16, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x61,0xdc,0xdf         # vaesenc %xmm15, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x61,0xdd,0xde         # vaesenclast %xmm14, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x61,0xdd,0xdf         # vaesenclast %xmm15, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_dec_k256_w4_short_no_ek0:
 .Laes_gen_vaes512_gcm_dec_k256_w4_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
-    vmovq %rax, %xmm11
-    vpaddd %xmm4, %xmm11, %xmm11
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm11, %xmm11
-    vmovdqu %xmm11, 16(%rdx)
+    vmovq %rax, %xmm10
+    vpaddd %xmm4, %xmm10, %xmm10
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm10, %xmm10
+    vmovdqu %xmm10, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k256_w4_tail
     test %r10, %r10
@@ -8015,25 +8067,25 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %rax
-    vmovdqu %xmm8, (%rdx)
+    vmovdqu %xmm7, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w4_no_last
-    vmovdqu 48(%rdx), %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
+    vmovdqu 48(%rdx), %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k256_w4_l_times_h
-    vpxor %xmm8, %xmm9, %xmm9
+    vpxor %xmm7, %xmm8, %xmm8
 .Laes_gen_vaes512_gcm_dec_k256_w4_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm9, %xmm6
-    vpclmulqdq $17, 1008(%rsi), %xmm9, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 2032(%rsi), %xmm9, %xmm7
+    vpclmulqdq $0, 1008(%rsi), %xmm8, %xmm5
+    vpclmulqdq $17, 1008(%rsi), %xmm8, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 2032(%rsi), %xmm8, %xmm6
     jmp .Laes_gen_vaes512_gcm_dec_k256_w4_sums
 .Laes_gen_vaes512_gcm_dec_k256_w4_no_last:
+    vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
 .Laes_gen_vaes512_gcm_dec_k256_w4_sums:
     cmp $252, %r11b
     ja .Laes_gen_vaes512_gcm_dec_k256_w4_tail_le
@@ -8042,8 +8094,10 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm1
     vpaddd .Lvaes512_gcm_inc_be1+32(%rip), %xmm2, %xmm2
-    vpxor %xmm13, %xmm0, %xmm0
-    vpxor %xmm13, %xmm1, %xmm1
+    vpxor %xmm14, %xmm0, %xmm0
+    vpxor %xmm14, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xcc    # vaesenc %xmm28, %xmm1, %xmm1
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
     .byte 0x62,0x92,0x75,0x08,0xdc,0xcb    # vaesenc %xmm27, %xmm1, %xmm1
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
@@ -8068,38 +8122,36 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
-    vmovdqu (%r8), %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcf         # vaesenclast %xmm15, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm8
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu (%rdx), %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 16(%r8), %xmm9
-    vpxor %xmm9, %xmm1, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1024(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vmovdqu 16(%r8), %xmm8
+    vpxor %xmm8, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vpclmulqdq $0, 16(%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, 16(%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1040(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
     add $32, %r8
     add $32, %rcx
     add $32, %rax
@@ -8109,7 +8161,8 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     jb .Laes_gen_vaes512_gcm_dec_k256_w4_tail_past1_be
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm2
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm14, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
@@ -8122,24 +8175,23 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu (%r8), %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm8
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu (%rdx), %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1024(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
     add $16, %r8
     add $16, %rcx
     add $16, %rax
@@ -8153,7 +8205,8 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     kmovq %r11, %k1
     vmovdqa %xmm2, %xmm0
     vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm2, %xmm2
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm14, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
@@ -8166,24 +8219,23 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu8 (%r8), %xmm9{%k1}{z}
-    vpxor %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
+    vmovdqu8 (%r8), %xmm8{%k1}{z}
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu8 %xmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu (%rdx), %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1024(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
     jmp .Laes_gen_vaes512_gcm_dec_k256_w4_reduce
 .Laes_gen_vaes512_gcm_dec_k256_w4_tail_le:
     cmp $32, %r9
@@ -8193,8 +8245,10 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes512_gcm_inc1+32(%rip), %xmm4, %xmm4
-    vpxor %xmm13, %xmm0, %xmm0
-    vpxor %xmm13, %xmm1, %xmm1
+    vpxor %xmm14, %xmm0, %xmm0
+    vpxor %xmm14, %xmm1, %xmm1
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
+    .byte 0x62,0x92,0x75,0x08,0xdc,0xcc    # vaesenc %xmm28, %xmm1, %xmm1
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
     .byte 0x62,0x92,0x75,0x08,0xdc,0xcb    # vaesenc %xmm27, %xmm1, %xmm1
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
@@ -8219,38 +8273,36 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
     .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdd,0xce         # vaesenclast %xmm14, %xmm1, %xmm1
-    vmovdqu (%r8), %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x71,0xdd,0xcf         # vaesenclast %xmm15, %xmm1, %xmm1
+    vmovdqu (%r8), %xmm8
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu (%rdx), %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
-    vmovdqu 16(%r8), %xmm9
-    vpxor %xmm9, %xmm1, %xmm1
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1024(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
+    vmovdqu 16(%r8), %xmm8
+    vpxor %xmm8, %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vpclmulqdq $0, 16(%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, 16(%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1040(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vpclmulqdq $0, 16(%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, 16(%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1040(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
     add $32, %r8
     add $32, %rcx
     add $32, %rax
@@ -8261,7 +8313,8 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vmovdqa %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm14, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
@@ -8274,24 +8327,23 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu (%r8), %xmm9
-    vpxor %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
+    vmovdqu (%r8), %xmm8
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu %xmm0, (%rcx)
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu (%rdx), %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1024(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
     add $16, %r8
     add $16, %rcx
     add $16, %rax
@@ -8306,7 +8358,8 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vmovdqa %xmm4, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm4, %xmm4
-    vpxor %xmm13, %xmm0, %xmm0
+    vpxor %xmm14, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm28, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm27, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm26, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
@@ -8319,47 +8372,46 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc6         # vaesenclast %xmm14, %xmm0, %xmm0
-    vmovdqu8 (%r8), %xmm9{%k1}{z}
-    vpxor %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc7         # vaesenclast %xmm15, %xmm0, %xmm0
+    vmovdqu8 (%r8), %xmm8{%k1}{z}
+    vpxor %xmm8, %xmm0, %xmm0
     vmovdqu8 %xmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm9, %xmm9
-    vmovdqu (%rdx), %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vpxor %xmm11, %xmm11, %xmm11
-    vmovdqu %xmm11, (%rdx)
-    vpclmulqdq $0, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm6, %xmm6
-    vpclmulqdq $17, (%rax), %xmm9, %xmm12
-    vpxor %xmm12, %xmm8, %xmm8
-    vpshufd $78, %xmm9, %xmm12
-    vpxor %xmm12, %xmm9, %xmm9
-    vpclmulqdq $0, 1024(%rax), %xmm9, %xmm9
-    vpxor %xmm9, %xmm7, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
+    vmovdqu (%rdx), %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vpxor %xmm10, %xmm10, %xmm10
+    vmovdqu %xmm10, (%rdx)
+    vpclmulqdq $0, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm5, %xmm5
+    vpclmulqdq $17, (%rax), %xmm8, %xmm11
+    vpxor %xmm11, %xmm7, %xmm7
+    vpshufd $78, %xmm8, %xmm11
+    vpxor %xmm11, %xmm8, %xmm8
+    vpclmulqdq $0, 1024(%rax), %xmm8, %xmm8
+    vpxor %xmm8, %xmm6, %xmm6
 .Laes_gen_vaes512_gcm_dec_k256_w4_reduce:
-    vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm8, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm12
+    vpxor %xmm5, %xmm6, %xmm6
+    vpxor %xmm7, %xmm6, %xmm6
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm5, %xmm11
+    vpshufd $78, %xmm5, %xmm5
+    vpxor %xmm5, %xmm6, %xmm6
+    vpxor %xmm11, %xmm6, %xmm6
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm6, %xmm11
     vpshufd $78, %xmm6, %xmm6
     vpxor %xmm6, %xmm7, %xmm7
-    vpxor %xmm12, %xmm7, %xmm7
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm7, %xmm12
-    vpshufd $78, %xmm7, %xmm7
-    vpxor %xmm7, %xmm8, %xmm8
-    vpxor %xmm12, %xmm8, %xmm8
+    vpxor %xmm11, %xmm7, %xmm7
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w4_tag_done
-    vmovdqa %xmm3, %xmm9
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm11
-    vpxor %xmm11, %xmm9, %xmm9
-    vmovdqu %xmm9, 48(%rdx)
-    vpxor %xmm9, %xmm9, %xmm9
-    vmovdqu %xmm9, 32(%rdx)
-    vmovdqu %xmm9, (%rdx)
+    vmovdqa %xmm3, %xmm8
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm7, %xmm10
+    vpxor %xmm10, %xmm8, %xmm8
+    vmovdqu %xmm8, 48(%rdx)
+    vpxor %xmm8, %xmm8, %xmm8
+    vmovdqu %xmm8, 32(%rdx)
+    vmovdqu %xmm8, (%rdx)
     jmp .Laes_gen_vaes512_gcm_dec_k256_w4_tail_done
 .Laes_gen_vaes512_gcm_dec_k256_w4_tag_done:
-    vmovdqu %xmm8, (%rdx)
+    vmovdqu %xmm7, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w4_tail_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -8390,6 +8442,7 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpxord %xmm25, %xmm25, %xmm25
     vpxord %xmm26, %xmm26, %xmm26
     vpxord %xmm27, %xmm27, %xmm27
+    vpxord %xmm28, %xmm28, %xmm28
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k256_w4, .-aes_gen_vaes512_gcm_dec_k256_w4
@@ -8403,29 +8456,30 @@ aes_gen_vaes512_gcm_dec_k256_w4:
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 counter blocks, big-endian (the tail's byte-reversed): lane j counts block j of the group
-#   %xmm2 temporary: data loads
-#   %xmm3 GHASH: low products
-#   %xmm4 GHASH: middle products
-#   %xmm5 GHASH: high products; between groups the running hash, reflected
-#   %xmm6 GHASH: a block register of data
-#   %xmm7 GHASH: the next one
-#   %xmm8 GHASH: a key power, a product
-#   %xmm9 GHASH: a product
-#   %xmm10 rk0
-#   %xmm24 rk1
-#   %xmm23 rk2
-#   %xmm22 rk3
-#   %xmm21 rk4
-#   %xmm20 rk5
-#   %xmm19 rk6
-#   %xmm18 rk7
-#   %xmm17 rk8
-#   %xmm16 rk9
-#   %xmm15 rk10
-#   %xmm14 rk11
-#   %xmm13 rk12
-#   %xmm12 rk13
-#   %xmm11 rk14
+#   %xmm2 GHASH: low products
+#   %xmm3 GHASH: middle products
+#   %xmm4 GHASH: high products; between groups the running hash, reflected
+#   %xmm5 GHASH: a block register of data
+#   %xmm6 GHASH: the next one
+#   %xmm7 GHASH: a key power, a product
+#   %xmm8 GHASH: a product
+#   %xmm9 the byte reversal, in the groups
+#   %xmm10 in the groups, a block register's lanes added to byte 15 of every lane: from one register's counters to the next's
+#   %xmm11 rk0
+#   %xmm25 rk1
+#   %xmm24 rk2
+#   %xmm23 rk3
+#   %xmm22 rk4
+#   %xmm21 rk5
+#   %xmm20 rk6
+#   %xmm19 rk7
+#   %xmm18 rk8
+#   %xmm17 rk9
+#   %xmm16 rk10
+#   %xmm15 rk11
+#   %xmm14 rk12
+#   %xmm13 rk13
+#   %xmm12 rk14
 #   rdi rk, rsi htable, rdx state, rcx dst, r8 src, r9 len (SysV)
 #   r10 1 with AES_GEN_GCM_LAST; r11 the counter's low 32 bits, in the tail's pieces counts and masks; rax the tail's blocks, then its next key power; k1 the tail's byte mask
     .globl aes_gen_vaes512_gcm_dec_k256_w1
@@ -8433,32 +8487,33 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     .p2align 5
 aes_gen_vaes512_gcm_dec_k256_w1:
     endbr64
-    vmovdqu 0(%rdi), %xmm10
-    vmovdqu64 16(%rdi), %xmm24
-    vmovdqu64 32(%rdi), %xmm23
-    vmovdqu64 48(%rdi), %xmm22
-    vmovdqu64 64(%rdi), %xmm21
-    vmovdqu64 80(%rdi), %xmm20
-    vmovdqu64 96(%rdi), %xmm19
-    vmovdqu64 112(%rdi), %xmm18
-    vmovdqu64 128(%rdi), %xmm17
-    vmovdqu64 144(%rdi), %xmm16
-    vmovdqu 160(%rdi), %xmm15
-    vmovdqu 176(%rdi), %xmm14
-    vmovdqu 192(%rdi), %xmm13
-    vmovdqu 208(%rdi), %xmm12
-    vmovdqu 224(%rdi), %xmm11
+    vmovdqu 0(%rdi), %xmm11
+    vmovdqu64 16(%rdi), %xmm25
+    vmovdqu64 32(%rdi), %xmm24
+    vmovdqu64 48(%rdi), %xmm23
+    vmovdqu64 64(%rdi), %xmm22
+    vmovdqu64 80(%rdi), %xmm21
+    vmovdqu64 96(%rdi), %xmm20
+    vmovdqu64 112(%rdi), %xmm19
+    vmovdqu64 128(%rdi), %xmm18
+    vmovdqu64 144(%rdi), %xmm17
+    vmovdqu64 160(%rdi), %xmm16
+    vmovdqu 176(%rdi), %xmm15
+    vmovdqu 192(%rdi), %xmm14
+    vmovdqu 208(%rdi), %xmm13
+    vmovdqu 224(%rdi), %xmm12
     mov %r9, %r10
     shr $63, %r10
     btr $63, %r9
-    vmovdqu (%rdx), %xmm5
+    vmovdqu (%rdx), %xmm4
     vmovdqu 16(%rdx), %xmm1
     mov 28(%rdx), %r11d
     bswap %r11d
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w1_no_ek0
     vmovdqu 32(%rdx), %xmm0
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
@@ -8471,61 +8526,62 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
     vmovdqu %xmm0, 32(%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w1_no_ek0:
     cmp $16, %r9
     jb .Laes_gen_vaes512_gcm_dec_k256_w1_short
+    vmovdqu .Lvaes512_gcm_bswap(%rip), %xmm9
+    vmovdqu .Lvaes512_gcm_inc_be1+16(%rip), %xmm10
     .p2align 4
 .Laes_gen_vaes512_gcm_dec_k256_w1_loop:
     cmp $254, %r11b
-    ja .Laes_gen_vaes512_gcm_dec_k256_w1_carry46
-    vpaddd .Lvaes512_gcm_inc_be1(%rip), %xmm1, %xmm0
-    vpaddd .Lvaes512_gcm_inc_be1+16(%rip), %xmm1, %xmm1
-    jmp .Laes_gen_vaes512_gcm_dec_k256_w1_counted46
-.Laes_gen_vaes512_gcm_dec_k256_w1_carry46:
+    ja .Laes_gen_vaes512_gcm_dec_k256_w1_carry48
+    vmovdqa %xmm1, %xmm0
+    vpaddd %xmm10, %xmm0, %xmm1
+    jmp .Laes_gen_vaes512_gcm_dec_k256_w1_counted48
+.Laes_gen_vaes512_gcm_dec_k256_w1_carry48:
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
     vpaddd .Lvaes512_gcm_inc1(%rip), %xmm1, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm1, %xmm1
-.Laes_gen_vaes512_gcm_dec_k256_w1_counted46:
+.Laes_gen_vaes512_gcm_dec_k256_w1_counted48:
     add $1, %r11d
-    vpxor %xmm10, %xmm0, %xmm0
-    vmovdqu 0(%r8), %xmm6
+    vpxor %xmm11, %xmm0, %xmm0
+    vmovdqu 0(%r8), %xmm5
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
+    vpshufb %xmm9, %xmm5, %xmm5
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
-    vpxor %xmm5, %xmm6, %xmm6
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
-    vpshufd $78, %xmm6, %xmm9
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    vpxor %xmm9, %xmm6, %xmm6
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
-    vpxor %xmm3, %xmm4, %xmm4
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    vpxor %xmm5, %xmm4, %xmm4
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    vpshufd $78, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    vpxor %xmm3, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    vpxor %xmm9, %xmm4, %xmm4
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vpshufd $78, %xmm4, %xmm4
-    vpxor 0(%r8), %xmm0, %xmm0
     vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm9, %xmm5, %xmm5
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
+    vpclmulqdq $0, 1008(%rsi), %xmm5, %xmm2
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
+    vpclmulqdq $17, 1008(%rsi), %xmm5, %xmm4
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc5    # vaesenc %xmm21, %xmm0, %xmm0
+    vpshufd $78, %xmm5, %xmm8
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc4    # vaesenc %xmm20, %xmm0, %xmm0
+    vpxor %xmm8, %xmm5, %xmm5
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
+    vpclmulqdq $0, 2032(%rsi), %xmm5, %xmm3
+    vpxor %xmm2, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
+    vpxor %xmm4, %xmm3, %xmm3
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm2, %xmm8
+    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
+    vpshufd $78, %xmm2, %xmm2
+    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
+    vpxor %xmm2, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
+    vpxor %xmm8, %xmm3, %xmm3
+    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm8
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vpshufd $78, %xmm3, %xmm3
+    vpxor 0(%r8), %xmm0, %xmm0
+    vpxor %xmm3, %xmm4, %xmm4
+    vpxor %xmm8, %xmm4, %xmm4
     vmovdqu %xmm0, 0(%rcx)
     add $16, %r8
     add $16, %rcx
@@ -8540,10 +8596,10 @@ aes_gen_vaes512_gcm_dec_k256_w1:
 .Laes_gen_vaes512_gcm_dec_k256_w1_tail_start:
     lea 15(%r9), %rax
     shr $4, %rax
-    vmovq %rax, %xmm8
-    vpaddd %xmm1, %xmm8, %xmm8
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm8, %xmm8
-    vmovdqu %xmm8, 16(%rdx)
+    vmovq %rax, %xmm7
+    vpaddd %xmm1, %xmm7, %xmm7
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm7, %xmm7
+    vmovdqu %xmm7, 16(%rdx)
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k256_w1_tail
     test %r10, %r10
@@ -8553,25 +8609,25 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     shl $4, %rax
     neg %rax
     lea 1024(%rsi,%rax,1), %rax
-    vmovdqu %xmm5, (%rdx)
+    vmovdqu %xmm4, (%rdx)
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w1_no_last
-    vmovdqu 48(%rdx), %xmm6
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
+    vmovdqu 48(%rdx), %xmm5
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm5
     test %r9, %r9
     jnz .Laes_gen_vaes512_gcm_dec_k256_w1_l_times_h
-    vpxor %xmm5, %xmm6, %xmm6
+    vpxor %xmm4, %xmm5, %xmm5
 .Laes_gen_vaes512_gcm_dec_k256_w1_l_times_h:
-    vpclmulqdq $0, 1008(%rsi), %xmm6, %xmm3
-    vpclmulqdq $17, 1008(%rsi), %xmm6, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 2032(%rsi), %xmm6, %xmm4
+    vpclmulqdq $0, 1008(%rsi), %xmm5, %xmm2
+    vpclmulqdq $17, 1008(%rsi), %xmm5, %xmm4
+    vpshufd $78, %xmm5, %xmm8
+    vpxor %xmm8, %xmm5, %xmm5
+    vpclmulqdq $0, 2032(%rsi), %xmm5, %xmm3
     jmp .Laes_gen_vaes512_gcm_dec_k256_w1_sums
 .Laes_gen_vaes512_gcm_dec_k256_w1_no_last:
+    vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
 .Laes_gen_vaes512_gcm_dec_k256_w1_sums:
     test %r9, %r9
     jz .Laes_gen_vaes512_gcm_dec_k256_w1_reduce
@@ -8582,7 +8638,8 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     vmovdqa %xmm1, %xmm0
     vpshufb .Lvaes512_gcm_bswap(%rip), %xmm0, %xmm0
     vpaddd .Lvaes512_gcm_inc1+16(%rip), %xmm1, %xmm1
-    vpxor %xmm10, %xmm0, %xmm0
+    vpxor %xmm11, %xmm0, %xmm0
+    .byte 0x62,0x92,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm25, %xmm0, %xmm0
     .byte 0x62,0x92,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm24, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc7    # vaesenc %xmm23, %xmm0, %xmm0
     .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc6    # vaesenc %xmm22, %xmm0, %xmm0
@@ -8595,47 +8652,46 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
     .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x79,0xdd,0xc3         # vaesenclast %xmm11, %xmm0, %xmm0
-    vmovdqu8 (%r8), %xmm6{%k1}{z}
-    vpxor %xmm6, %xmm0, %xmm0
+    .byte 0xc4,0xc2,0x79,0xdd,0xc4         # vaesenclast %xmm12, %xmm0, %xmm0
+    vmovdqu8 (%r8), %xmm5{%k1}{z}
+    vpxor %xmm5, %xmm0, %xmm0
     vmovdqu8 %xmm0, (%rcx){%k1}
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm6, %xmm6
-    vmovdqu (%rdx), %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
-    vpxor %xmm8, %xmm8, %xmm8
-    vmovdqu %xmm8, (%rdx)
-    vpclmulqdq $0, (%rax), %xmm6, %xmm9
-    vpxor %xmm9, %xmm3, %xmm3
-    vpclmulqdq $17, (%rax), %xmm6, %xmm9
-    vpxor %xmm9, %xmm5, %xmm5
-    vpshufd $78, %xmm6, %xmm9
-    vpxor %xmm9, %xmm6, %xmm6
-    vpclmulqdq $0, 1024(%rax), %xmm6, %xmm6
-    vpxor %xmm6, %xmm4, %xmm4
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm5
+    vmovdqu (%rdx), %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vpxor %xmm7, %xmm7, %xmm7
+    vmovdqu %xmm7, (%rdx)
+    vpclmulqdq $0, (%rax), %xmm5, %xmm8
+    vpxor %xmm8, %xmm2, %xmm2
+    vpclmulqdq $17, (%rax), %xmm5, %xmm8
+    vpxor %xmm8, %xmm4, %xmm4
+    vpshufd $78, %xmm5, %xmm8
+    vpxor %xmm8, %xmm5, %xmm5
+    vpclmulqdq $0, 1024(%rax), %xmm5, %xmm5
+    vpxor %xmm5, %xmm3, %xmm3
 .Laes_gen_vaes512_gcm_dec_k256_w1_reduce:
-    vpxor %xmm3, %xmm4, %xmm4
-    vpxor %xmm5, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm9
+    vpxor %xmm2, %xmm3, %xmm3
+    vpxor %xmm4, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm2, %xmm8
+    vpshufd $78, %xmm2, %xmm2
+    vpxor %xmm2, %xmm3, %xmm3
+    vpxor %xmm8, %xmm3, %xmm3
+    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm3, %xmm8
     vpshufd $78, %xmm3, %xmm3
     vpxor %xmm3, %xmm4, %xmm4
-    vpxor %xmm9, %xmm4, %xmm4
-    vpclmulqdq $16, .Lgcm_fold(%rip), %xmm4, %xmm9
-    vpshufd $78, %xmm4, %xmm4
-    vpxor %xmm4, %xmm5, %xmm5
-    vpxor %xmm9, %xmm5, %xmm5
+    vpxor %xmm8, %xmm4, %xmm4
     test %r10, %r10
     jz .Laes_gen_vaes512_gcm_dec_k256_w1_tag_done
-    vmovdqu 32(%rdx), %xmm6
-    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm5, %xmm8
-    vpxor %xmm8, %xmm6, %xmm6
-    vmovdqu %xmm6, 48(%rdx)
-    vpxor %xmm6, %xmm6, %xmm6
-    vmovdqu %xmm6, 32(%rdx)
-    vmovdqu %xmm6, (%rdx)
+    vmovdqu 32(%rdx), %xmm5
+    vpshufb .Lvaes512_gcm_bswap(%rip), %xmm4, %xmm7
+    vpxor %xmm7, %xmm5, %xmm5
+    vmovdqu %xmm5, 48(%rdx)
+    vpxor %xmm5, %xmm5, %xmm5
+    vmovdqu %xmm5, 32(%rdx)
+    vmovdqu %xmm5, (%rdx)
     jmp .Laes_gen_vaes512_gcm_dec_k256_w1_tail_done
 .Laes_gen_vaes512_gcm_dec_k256_w1_tag_done:
-    vmovdqu %xmm5, (%rdx)
+    vmovdqu %xmm4, (%rdx)
 .Laes_gen_vaes512_gcm_dec_k256_w1_tail_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -8663,6 +8719,7 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     vpxord %xmm22, %xmm22, %xmm22
     vpxord %xmm23, %xmm23, %xmm23
     vpxord %xmm24, %xmm24, %xmm24
+    vpxord %xmm25, %xmm25, %xmm25
     vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k256_w1, .-aes_gen_vaes512_gcm_dec_k256_w1
