@@ -601,15 +601,25 @@ def xts_times_alpha_clmul(tweak, s):
 XTS_ROTATE_DWORDS = 0x93  # pshufd: dwords 3, 0, 1, 2 (each dword one up, the top one to the bottom)
 
 
-def xts_times_alpha32_rotate(tweak):
+XTS_TOP_DWORD = 0x03  # pshufd: dword 0 = dword 3 (the others masked off to zeros)
+XTS_TOP_KEEP = 0x1  # the opmask bits of a 16-byte lane's dwords: dword 0 kept
+
+
+def xts_times_alpha32_rotate(tweak, masked=True):
     """tweak * alpha^32 as the kernels step by 32 blocks: a shift by a whole
     dword is a dword rotation (pshufd XTS_ROTATE_DWORDS), which also brings
-    the top dword back as its x^0 term; the top dword (the high qword shifted
-    right by 32) times XTS_FOLD, below x^39, is XORed in.  Four operations to
-    xts_times_alpha_clmul's five."""
+    the top dword back as its x^0 term; the top dword times XTS_FOLD, below
+    x^39, is XORed in.  The top dword alone: with AVX-512 a pshufd
+    (XTS_TOP_DWORD) zero-masked to dword 0 (XTS_TOP_KEEP), else the high
+    qword shifted right by 32.  Four operations to xts_times_alpha_clmul's
+    five."""
     d = [int.from_bytes(tweak[4 * i:4 * i + 4], "little") for i in range(4)]
     rotated = sum(d[XTS_ROTATE_DWORDS >> (2 * i) & 3] << (32 * i) for i in range(4))
-    top = int.from_bytes(tweak[8:], "little") >> 32
+    if masked:
+        top = sum(d[XTS_TOP_DWORD >> (2 * i) & 3] << (32 * i) for i in range(4)
+                  if XTS_TOP_KEEP >> i & 1)
+    else:
+        top = int.from_bytes(tweak[8:], "little") >> 32
     return (rotated ^ clmul(top, XTS_FOLD)).to_bytes(16, "little")
 
 
@@ -659,14 +669,18 @@ def _xts_self_check():
         for s in (1, 2, 3, 4, 8, 16, 32, 56, 64):
             assert xts_times_alpha_clmul(t, s) == xts_times_alpha(t, s), f"alpha^{s}"
         assert xts_double_masked(t) == xts_times_alpha(t), "the masked doubling"
-        assert xts_times_alpha32_rotate(t) == xts_times_alpha(t, 32), "alpha^32 by rotation"
+        for masked in (True, False):
+            assert xts_times_alpha32_rotate(t, masked) == xts_times_alpha(t, 32), \
+                "alpha^32 by rotation"
     for t in (1 << 63, 1 << 127, 1 << 127 | 1 << 63, (1 << 128) - 1,  # the carries
               0x80000004_80000003_80000002_80000001):  # each dword its own, each carrying
         t = t.to_bytes(16, "little")
         assert xts_double_masked(t) == xts_times_alpha(t), "the masked doubling's carries"
         for s in (1, 8, 56, 64):
             assert xts_times_alpha_clmul(t, s) == xts_times_alpha(t, s), f"alpha^{s}'s carries"
-        assert xts_times_alpha32_rotate(t) == xts_times_alpha(t, 32), "alpha^32's carries"
+        for masked in (True, False):
+            assert xts_times_alpha32_rotate(t, masked) == xts_times_alpha(t, 32), \
+                "alpha^32's carries"
     # IEEE 1619-2007 annex B, vector 1: zero keys, tweak 0, 32 zero bytes.
     tweak = ttable_encrypt_block(bytes(16), bytes(16))
     c, _ = xts_blocks(bytes(16), tweak, bytes(32))

@@ -11,6 +11,8 @@ writes follow the encodings: legacy SSE keeps the bits above 128, VEX and
 EVEX clear everything above the destination's width.
 """
 
+from dataclasses import replace
+
 from x86.asm import GP_NAMES, Imm, Mem, Reg
 
 MASK64 = (1 << 64) - 1
@@ -276,7 +278,10 @@ class Emulator:
         if name == "vmovdqu8":
             return self.masked_move(insn)
         if insn.mask is not None:
-            raise EmulationError(f"{insn.att()}: opmasks are modelled for vmovdqu8 only")
+            if name != "vpshufd" or not insn.zero:
+                raise EmulationError(f"{insn.att()}: opmasks are modelled for vmovdqu8 and "
+                                     "zero-masked vpshufd only")
+            return self.zero_masked_dwords(insn)
         legacy = not name.startswith("v")
         if name in INTEGER:
             return self.integer(name, ops)
@@ -430,6 +435,14 @@ class Emulator:
         else:
             raise EmulationError(f"{insn.att()}: not modelled")
         m.write(dst, r, width, legacy)
+
+    def zero_masked_dwords(self, insn):
+        """A dword instruction with {z}: dword i kept where opmask bit i is set."""
+        m, dst = self.m, insn.operands[-1]
+        self.execute(replace(insn, mask=None, zero=False))
+        mask, value = m.k[insn.mask.num], m.vec[dst.num]
+        kept = sum(0xFFFFFFFF << 32 * i for i in range(dst.bytes // 4) if mask >> i & 1)
+        m.write(dst, value & kept, dst.bytes)
 
     def masked_move(self, insn):
         """vmovdqu8 with an opmask (byte i moves if bit i is set; {z} zeros

@@ -210,8 +210,13 @@ class Vector:
         else:
             p("vpclmulqdq", imm, src2, src1, dst)
 
-    def shuffle_dwords(self, p, imm, src, dst):
-        """pshufd: dword i of each 16-byte lane of dst = dword (imm >> 2i) & 3 of src's."""
+    def shuffle_dwords(self, p, imm, src, dst, keep=None):
+        """pshufd: dword i of each 16-byte lane of dst = dword (imm >> 2i) & 3 of
+        src's; keep (EVEX): an opmask of the dwords written, the others zeroed."""
+        if keep is not None:
+            assert self.enc == "evex"
+            p("vpshufd", imm, src, dst, mask=keep, zero=True)
+            return
         p("pshufd" if self.enc == "sse" else "vpshufd", imm, src, dst)
 
     def swap_halves(self, p, src, dst):

@@ -88,7 +88,7 @@
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 32.
-# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
+# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -119,6 +119,7 @@
 #   %zmm19 rk9
 #   %zmm18 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
+#   k1 the dwords the step by alpha^32 keeps (r9 on the way)
     .globl aes_gen_vaes512_xts_dec_k128_w32
     .type aes_gen_vaes512_xts_dec_k128_w32, @function
     .p2align 5
@@ -176,6 +177,8 @@ aes_gen_vaes512_xts_dec_k128_w32:
     vpshufd $78, %zmm8, %zmm8
     vpsllvq .Lvaes512_xts_shifts4+960(%rip), %zmm0, %zmm16
     vpternlogq $150, %zmm7, %zmm8, %zmm16
+    mov $4369, %r9d
+    kmovq %r9, %k1
     cmp $32, %r8
     jb .Laes_gen_vaes512_xts_dec_k128_w32_done
     .p2align 4
@@ -216,64 +219,64 @@ aes_gen_vaes512_xts_dec_k128_w32:
     .byte 0x62,0x92,0x75,0x48,0xde,0xcb    # vaesdec %zmm27, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd3    # vaesdec %zmm27, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xdb    # vaesdec %zmm27, %zmm3, %zmm3
-    vpsrlq $32, %zmm9, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm9, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm9, %zmm9
     vpxord %zmm8, %zmm9, %zmm9
     .byte 0x62,0x92,0x5d,0x48,0xde,0xe3    # vaesdec %zmm27, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xde,0xeb    # vaesdec %zmm27, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xde,0xf3    # vaesdec %zmm27, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xde,0xfb    # vaesdec %zmm27, %zmm7, %zmm7
-    vpsrlq $32, %zmm10, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm10, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm10, %zmm10
     vpxord %zmm8, %zmm10, %zmm10
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc2    # vaesdec %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xca    # vaesdec %zmm26, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd2    # vaesdec %zmm26, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xda    # vaesdec %zmm26, %zmm3, %zmm3
-    vpsrlq $32, %zmm11, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm11, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm11, %zmm11
     vpxord %zmm8, %zmm11, %zmm11
     .byte 0x62,0x92,0x5d,0x48,0xde,0xe2    # vaesdec %zmm26, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xde,0xea    # vaesdec %zmm26, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xde,0xf2    # vaesdec %zmm26, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xde,0xfa    # vaesdec %zmm26, %zmm7, %zmm7
-    vpsrlq $32, %zmm12, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm12, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm12, %zmm12
     vpxord %zmm8, %zmm12, %zmm12
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc1    # vaesdec %zmm25, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xc9    # vaesdec %zmm25, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd1    # vaesdec %zmm25, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xd9    # vaesdec %zmm25, %zmm3, %zmm3
-    vpsrlq $32, %zmm13, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm13, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm13, %zmm13
     vpxord %zmm8, %zmm13, %zmm13
     .byte 0x62,0x92,0x5d,0x48,0xde,0xe1    # vaesdec %zmm25, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xde,0xe9    # vaesdec %zmm25, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xde,0xf1    # vaesdec %zmm25, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xde,0xf9    # vaesdec %zmm25, %zmm7, %zmm7
-    vpsrlq $32, %zmm14, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm14, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm14, %zmm14
     vpxord %zmm8, %zmm14, %zmm14
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc0    # vaesdec %zmm24, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xc8    # vaesdec %zmm24, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd0    # vaesdec %zmm24, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xd8    # vaesdec %zmm24, %zmm3, %zmm3
-    vpsrlq $32, %zmm15, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm15, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm15, %zmm15
     vpxord %zmm8, %zmm15, %zmm15
     .byte 0x62,0x92,0x5d,0x48,0xde,0xe0    # vaesdec %zmm24, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xde,0xe8    # vaesdec %zmm24, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xde,0xf0    # vaesdec %zmm24, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xde,0xf8    # vaesdec %zmm24, %zmm7, %zmm7
-    vpsrlq $32, %zmm16, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm16, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm16, %zmm16
     vpxord %zmm8, %zmm16, %zmm16
     .byte 0x62,0xb2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm23, %zmm0, %zmm0
@@ -846,7 +849,7 @@ aes_gen_vaes512_xts_dec_k128_w1:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 32.
-# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
+# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -879,6 +882,7 @@ aes_gen_vaes512_xts_dec_k128_w1:
 #   %zmm19 rk11
 #   %zmm18 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
+#   k1 the dwords the step by alpha^32 keeps (r9 on the way)
     .globl aes_gen_vaes512_xts_dec_k192_w32
     .type aes_gen_vaes512_xts_dec_k192_w32, @function
     .p2align 5
@@ -938,6 +942,8 @@ aes_gen_vaes512_xts_dec_k192_w32:
     vpshufd $78, %zmm8, %zmm8
     vpsllvq .Lvaes512_xts_shifts4+960(%rip), %zmm0, %zmm16
     vpternlogq $150, %zmm7, %zmm8, %zmm16
+    mov $4369, %r9d
+    kmovq %r9, %k1
     cmp $32, %r8
     jb .Laes_gen_vaes512_xts_dec_k192_w32_done
     .p2align 4
@@ -978,64 +984,64 @@ aes_gen_vaes512_xts_dec_k192_w32:
     .byte 0x62,0x92,0x75,0x48,0xde,0xcd    # vaesdec %zmm29, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd5    # vaesdec %zmm29, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xdd    # vaesdec %zmm29, %zmm3, %zmm3
-    vpsrlq $32, %zmm9, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm9, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm9, %zmm9
     vpxord %zmm8, %zmm9, %zmm9
     .byte 0x62,0x92,0x5d,0x48,0xde,0xe5    # vaesdec %zmm29, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xde,0xed    # vaesdec %zmm29, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xde,0xf5    # vaesdec %zmm29, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xde,0xfd    # vaesdec %zmm29, %zmm7, %zmm7
-    vpsrlq $32, %zmm10, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm10, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm10, %zmm10
     vpxord %zmm8, %zmm10, %zmm10
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc4    # vaesdec %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xcc    # vaesdec %zmm28, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd4    # vaesdec %zmm28, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xdc    # vaesdec %zmm28, %zmm3, %zmm3
-    vpsrlq $32, %zmm11, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm11, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm11, %zmm11
     vpxord %zmm8, %zmm11, %zmm11
     .byte 0x62,0x92,0x5d,0x48,0xde,0xe4    # vaesdec %zmm28, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xde,0xec    # vaesdec %zmm28, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xde,0xf4    # vaesdec %zmm28, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xde,0xfc    # vaesdec %zmm28, %zmm7, %zmm7
-    vpsrlq $32, %zmm12, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm12, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm12, %zmm12
     vpxord %zmm8, %zmm12, %zmm12
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc3    # vaesdec %zmm27, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xcb    # vaesdec %zmm27, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd3    # vaesdec %zmm27, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xdb    # vaesdec %zmm27, %zmm3, %zmm3
-    vpsrlq $32, %zmm13, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm13, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm13, %zmm13
     vpxord %zmm8, %zmm13, %zmm13
     .byte 0x62,0x92,0x5d,0x48,0xde,0xe3    # vaesdec %zmm27, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xde,0xeb    # vaesdec %zmm27, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xde,0xf3    # vaesdec %zmm27, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xde,0xfb    # vaesdec %zmm27, %zmm7, %zmm7
-    vpsrlq $32, %zmm14, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm14, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm14, %zmm14
     vpxord %zmm8, %zmm14, %zmm14
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc2    # vaesdec %zmm26, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xca    # vaesdec %zmm26, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd2    # vaesdec %zmm26, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xda    # vaesdec %zmm26, %zmm3, %zmm3
-    vpsrlq $32, %zmm15, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm15, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm15, %zmm15
     vpxord %zmm8, %zmm15, %zmm15
     .byte 0x62,0x92,0x5d,0x48,0xde,0xe2    # vaesdec %zmm26, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xde,0xea    # vaesdec %zmm26, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xde,0xf2    # vaesdec %zmm26, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xde,0xfa    # vaesdec %zmm26, %zmm7, %zmm7
-    vpsrlq $32, %zmm16, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm16, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm16, %zmm16
     vpxord %zmm8, %zmm16, %zmm16
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc1    # vaesdec %zmm25, %zmm0, %zmm0
@@ -1660,7 +1666,7 @@ aes_gen_vaes512_xts_dec_k192_w1:
 # rk: decryption round keys (fips format), 15 x 16 bytes, any alignment.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 32.
-# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512VL.
+# Requires: AVX, VAES, VPCLMULQDQ, AVX512F, AVX512BW, AVX512VL.
 # Register map:
 #   %zmm0 blocks 0-3
 #   %zmm1 blocks 4-7
@@ -1695,6 +1701,7 @@ aes_gen_vaes512_xts_dec_k192_w1:
 #   %zmm19 rk13
 #   %zmm18 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
+#   k1 the dwords the step by alpha^32 keeps (r9 on the way)
     .globl aes_gen_vaes512_xts_dec_k256_w32
     .type aes_gen_vaes512_xts_dec_k256_w32, @function
     .p2align 5
@@ -1756,6 +1763,8 @@ aes_gen_vaes512_xts_dec_k256_w32:
     vpshufd $78, %zmm8, %zmm8
     vpsllvq .Lvaes512_xts_shifts4+960(%rip), %zmm0, %zmm16
     vpternlogq $150, %zmm7, %zmm8, %zmm16
+    mov $4369, %r9d
+    kmovq %r9, %k1
     cmp $32, %r8
     jb .Laes_gen_vaes512_xts_dec_k256_w32_done
     .p2align 4
@@ -1796,64 +1805,64 @@ aes_gen_vaes512_xts_dec_k256_w32:
     .byte 0x62,0x92,0x75,0x48,0xde,0xcf    # vaesdec %zmm31, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd7    # vaesdec %zmm31, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xdf    # vaesdec %zmm31, %zmm3, %zmm3
-    vpsrlq $32, %zmm9, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm9, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm9, %zmm9
     vpxord %zmm8, %zmm9, %zmm9
     .byte 0x62,0x92,0x5d,0x48,0xde,0xe7    # vaesdec %zmm31, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xde,0xef    # vaesdec %zmm31, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xde,0xf7    # vaesdec %zmm31, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xde,0xff    # vaesdec %zmm31, %zmm7, %zmm7
-    vpsrlq $32, %zmm10, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm10, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm10, %zmm10
     vpxord %zmm8, %zmm10, %zmm10
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc6    # vaesdec %zmm30, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xce    # vaesdec %zmm30, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd6    # vaesdec %zmm30, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xde    # vaesdec %zmm30, %zmm3, %zmm3
-    vpsrlq $32, %zmm11, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm11, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm11, %zmm11
     vpxord %zmm8, %zmm11, %zmm11
     .byte 0x62,0x92,0x5d,0x48,0xde,0xe6    # vaesdec %zmm30, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xde,0xee    # vaesdec %zmm30, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xde,0xf6    # vaesdec %zmm30, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xde,0xfe    # vaesdec %zmm30, %zmm7, %zmm7
-    vpsrlq $32, %zmm12, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm12, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm12, %zmm12
     vpxord %zmm8, %zmm12, %zmm12
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc5    # vaesdec %zmm29, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xcd    # vaesdec %zmm29, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd5    # vaesdec %zmm29, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xdd    # vaesdec %zmm29, %zmm3, %zmm3
-    vpsrlq $32, %zmm13, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm13, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm13, %zmm13
     vpxord %zmm8, %zmm13, %zmm13
     .byte 0x62,0x92,0x5d,0x48,0xde,0xe5    # vaesdec %zmm29, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xde,0xed    # vaesdec %zmm29, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xde,0xf5    # vaesdec %zmm29, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xde,0xfd    # vaesdec %zmm29, %zmm7, %zmm7
-    vpsrlq $32, %zmm14, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm14, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm14, %zmm14
     vpxord %zmm8, %zmm14, %zmm14
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc4    # vaesdec %zmm28, %zmm0, %zmm0
     .byte 0x62,0x92,0x75,0x48,0xde,0xcc    # vaesdec %zmm28, %zmm1, %zmm1
     .byte 0x62,0x92,0x6d,0x48,0xde,0xd4    # vaesdec %zmm28, %zmm2, %zmm2
     .byte 0x62,0x92,0x65,0x48,0xde,0xdc    # vaesdec %zmm28, %zmm3, %zmm3
-    vpsrlq $32, %zmm15, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm15, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm15, %zmm15
     vpxord %zmm8, %zmm15, %zmm15
     .byte 0x62,0x92,0x5d,0x48,0xde,0xe4    # vaesdec %zmm28, %zmm4, %zmm4
     .byte 0x62,0x92,0x55,0x48,0xde,0xec    # vaesdec %zmm28, %zmm5, %zmm5
     .byte 0x62,0x92,0x4d,0x48,0xde,0xf4    # vaesdec %zmm28, %zmm6, %zmm6
     .byte 0x62,0x92,0x45,0x48,0xde,0xfc    # vaesdec %zmm28, %zmm7, %zmm7
-    vpsrlq $32, %zmm16, %zmm8
-    vpclmulqdq $1, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
+    vpshufd $3, %zmm16, %zmm8{%k1}{z}
+    vpclmulqdq $0, .Lvaes512_xts_fold(%rip), %zmm8, %zmm8
     vpshufd $147, %zmm16, %zmm16
     vpxord %zmm8, %zmm16, %zmm16
     .byte 0x62,0x92,0x7d,0x48,0xde,0xc3    # vaesdec %zmm27, %zmm0, %zmm0
