@@ -72,7 +72,7 @@ ROLES = (("ctr", "counter blocks, big-endian (the tail's byte-reversed): lane j 
          ("d", "GHASH: a block register of data"), ("e", "GHASH: the next one"),
          ("t", "GHASH: a key power, a product"), ("x", "GHASH: a product"))
 # Constants the groups keep in registers where every round key still fits
-# (GCMRoles): on Intel's Golden Cove cores a byte reversal with its mask in
+# (roles_for): on Intel's Golden Cove cores a byte reversal with its mask in
 # memory made AES-128 at vaes512's 32 blocks 5% slower at 64 KiB, and the
 # counters' eight additions of memory constants another 2%.
 BSWAP_ROLE = ("bsw", "the byte reversal, in the groups")
@@ -629,7 +629,7 @@ def _prologue(k):
 
 
 def _group_constants(k, c):
-    """The constants the groups keep in registers (GCMRoles), loaded where a
+    """The constants the groups keep in registers (roles_for), loaded where a
     message has a group: a short one pays nothing for them."""
     n, L = k.plan.named, k.vec.lanes
     if "bsw" in n:

@@ -134,6 +134,7 @@ def times_alpha(k, w, src, s, dst):
             continue
         if s == ROTATE_SHIFT:  # aes_math.xts_times_alpha32_rotate
             if w.enc == "evex":  # c's low qword: the top dword
+                assert getattr(k, "top_mask", False), "TOP_MASK is set before the groups"
                 w.shuffle_dwords(p, aes_math.XTS_TOP_DWORD, src, c, keep=TOP_MASK)
                 w.clmul(p, 0x00, fold, c, c)          # times the fold
             else:  # c's high qword: the top dword
@@ -180,10 +181,14 @@ def _shift_counts(k, count):
     return k.p.const(c).name
 
 
-def _top_mask(k, width):
-    """EVEX groups of ROTATE_SHIFT blocks: TOP_MASK for their step."""
-    if k.vec.enc != "evex" or width != ROTATE_SHIFT:
+def _top_mask(k, v, held):
+    """TOP_MASK where an EVEX kernel steps by alpha^(64 i + 32): from group to
+    group, or (derived tweaks) from the first register's tweaks to another's."""
+    L, nblock = k.vec.lanes, len(k.plan.blocks)
+    steps = [v.width] + ([] if held else [L * j for j in range(1, nblock) if L * j <= MAX_SHIFT])
+    if k.vec.enc != "evex" or all(s % SWAP_SHIFT != ROTATE_SHIFT for s in steps):
         return
+    k.top_mask = True  # times_alpha checks it
     keep = sum(aes_math.XTS_TOP_KEEP << 4 * i for i in range(k.vec.lanes))
     g = k.scratch(1)[0]
     k.p("mov", keep, g.d)
@@ -288,7 +293,7 @@ def _xts_held(k, v, decrypt):
         _leave(k, blocks, decrypt)
 
     _first_tweaks(k, tws)
-    _top_mask(k, v.width)
+    _top_mask(k, v, held=True)
     k.loop(v.width, group)
     k.vec.narrow().store(k.p, tws[0].as_kind("xmm"), mem(k.arg("iv")))
 
@@ -311,7 +316,7 @@ def _xts_derived(k, v, decrypt):
             times_alpha(k, k.vec, tw, v.width, tw)
 
     _first_tweaks(k, [tw])
-    _top_mask(k, v.width)
+    _top_mask(k, v, held=False)
     k.loop(v.width, group)
     k.vec.narrow().store(k.p, tw.as_kind("xmm"), mem(k.arg("iv")))
 
