@@ -82,21 +82,6 @@ def aes_round(state, key, op):
     return bytes(a ^ b for a, b in zip(s, key))
 
 
-def keygen_assist(src, rcon):
-    """aeskeygenassist (Intel SDM): dwords SubWord(X1), RotWord(SubWord(X1)) ^
-    rcon, SubWord(X3), RotWord(SubWord(X3)) ^ rcon of the source's X1, X3."""
-    def sub_word(w):
-        return [SBOX[b] for b in w]
-    x1, x3 = list(src[4:8]), list(src[12:16])
-    out = []
-    for x in (x1, x3):
-        s = sub_word(x)
-        rot = s[1:] + s[:1]  # RotWord: bytes b0 b1 b2 b3 -> b1 b2 b3 b0
-        rot[0] ^= rcon
-        out += s + rot
-    return bytes(out)
-
-
 def inv_mix_columns(block):
     """aesimc: InvMixColumns of the four columns."""
     return bytes(_mix_columns(list(block), INV_MIX))
@@ -348,10 +333,6 @@ class Emulator:
             s = [(src >> (32 * i)) & 0xFFFFFFFF for i in range(4)]
             out = [d[imm & 3], d[imm >> 2 & 3], s[imm >> 4 & 3], s[imm >> 6 & 3]]
             return m.write(dst, sum(w << (32 * i) for i, w in enumerate(out)), 16, legacy)
-        if name in ("aeskeygenassist", "vaeskeygenassist"):
-            imm, src = ops[0].value, m.read(ops[1], 16)
-            out = keygen_assist(src.to_bytes(16, "little"), imm)
-            return m.write(dst, int.from_bytes(out, "little"), 16, legacy)
         if name in ("aesimc", "vaesimc"):
             out = inv_mix_columns(m.read(ops[0], 16).to_bytes(16, "little"))
             return m.write(dst, int.from_bytes(out, "little"), 16, legacy)

@@ -18,9 +18,12 @@ lets the decryption key follow the encryption key in a register.
 A round key's words come from the key Nk words before it: word i of a row is
 the xor of words 0..i of that earlier row (a prefix xor: two shufps and
 xors through a register whose dword 0 stays zero, 2 ticks a setup faster on
-Zen 5 than two pslldq and xors) and of one word aeskeygenassist gives,
-SubWord(RotWord(w)) ^ Rcon in dword 1 or 3, SubWord(w) in dword 0 or 2,
-broadcast by pshufd.  AES-192's
+Zen 5 than two pslldq and xors) and of one word, SubWord(RotWord(w)) ^ Rcon
+(SubWord(w) for AES-256's odd rows), in every dword: pshufb puts w (rotated)
+in all four columns, where ShiftRows moves nothing, so aesenclast with Rcon
+in every dword as its key gives SubWord and the XOR.  Not aeskeygenassist:
+on Intel's Golden Cove it takes 12 cycles (microcode) against pshufb's 1 and
+aesenclast's 3, and each step waits on it.  AES-192's
 six-word steps straddle rows: each step's four words are stored at their
 word offset, and the two after them at theirs (16 bytes whose upper half
 the next step overwrites); its decryption keys then come from memory.
@@ -29,7 +32,8 @@ Nothing branches or indexes memory; the registers are cleared at the end.
 
 from aes_math import RCON
 
-from .asm import Program, gp, mem, xmm
+from .asm import Const, Program, gp, mem, rip, xmm
+from .skeletons import merge_consts
 
 DEC_OFFSET = 240  # the fips format's decryption schedule
 ZERO_TO = 480     # the fips format's size: what vendored callers give (docs/VENDORING.md);
@@ -37,7 +41,24 @@ ZERO_TO = 480     # the fips format's size: what vendored callers give (docs/VEN
 PARAMS = "const uint8_t *key, uint8_t *ks"
 
 KEY, KS = gp("rdi"), gp("rsi")
-A, B, T, U, V, Z = (xmm(n) for n in range(6))
+A, B, T, U, V, Z, R = (xmm(n) for n in range(7))
+
+# The step's word: (source word, rotated) by the dword of aeskeygenassist's
+# result that held it (1, 3: SubWord(RotWord(w)) ^ Rcon; 2: SubWord(w)).
+WORDS = {3: (3, True), 2: (3, False), 1: (1, True)}
+RCONS = Const(".Laes_gen_key_rcon", "entry i: Rcon[i] in every dword (entry 0: none)",
+              tuple(f".quad 0x{r << 32 | r:016x}, 0x{r << 32 | r:016x}" for r in (0,) + RCON))
+
+
+def _word_mask(dword):
+    """pshufb's pattern: WORDS[dword] in every dword."""
+    w, rotated = WORDS[dword]
+    order = (1, 2, 3, 0) if rotated else (0, 1, 2, 3)
+    b = [4 * w + i for i in order] * 2
+    q = int.from_bytes(bytes(b), "little")
+    rot = "RotWord of " if rotated else ""
+    return Const(f".Laes_gen_key_{'rot' if rotated else ''}word{w}", f"{rot}word {w} in every dword",
+                 (f".quad 0x{q:016x}, 0x{q:016x}",))
 
 
 class Isa:
@@ -84,12 +105,20 @@ FLAVORS = {"aesni": Isa(False, "AES-NI"),
 
 
 def _step(p, f, x, source, rcon, dword):
-    """x = prefix_xor(x) ^ broadcast(dword of aeskeygenassist(source, rcon)).
+    """x = prefix_xor(x) ^ broadcast(dword of aeskeygenassist(source, rcon)),
+    the broadcast word as pshufb and aesenclast give it (the module's note).
     The prefix xor (x's dwords become x0, x0^x1, x0^x1^x2, x0^..^x3) through Z,
     whose dword 0 stays zero: Z = 0, 0, x1, x0; x ^= Z; Z = 0, x0, x0, x1^x2;
     then x ^= Z ^ the broadcast word."""
-    f.unary(p, "aeskeygenassist", rcon, source, U)
-    f.unary(p, "pshufd", 0x55 * dword, U, U)
+    mask = rip(p.const(_word_mask(dword)).name)
+    if f.vex:
+        p("vpshufb", mask, source, U)
+    else:
+        p("movdqa", source, U)
+        p("pshufb", mask, U)
+    f.unary(p, "movdqa", rip(p.const(RCONS).name, 16 * (RCON.index(rcon) + 1 if rcon else 0)),
+            R)
+    f(p, "aesenclast", R, U)
     f(p, "shufps", 0x10, x, Z)
     f(p, "pxor", Z, x)
     f(p, "shufps", 0x8C, x, Z)
@@ -165,9 +194,10 @@ BUILDERS = {128: _k128, 192: _k192, 256: _k256}
 REGMAP = ("%xmm0 the step's key words (AES-256: the even round keys)",
           "%xmm1 AES-256: the odd round keys; AES-192: the step's last two words",
           "%xmm2 AES-192: the last two words shifted",
-          "%xmm3 aeskeygenassist's word, broadcast",
+          "%xmm3 the step's word: broadcast, then SubWord (and Rcon)",
           "%xmm4 a decryption key",
           "%xmm5 the prefix xor's shuffled words (dword 0 zero)",
+          "%xmm6 Rcon in every dword",
           "rdi key, rsi ks (SysV)")
 
 
@@ -181,7 +211,7 @@ def kernel(bits, flavor="aesni"):
     p = Program(symbol(bits, flavor))
     f(p, "pxor", Z, Z)  # the prefix xor's zero dword
     BUILDERS[bits](p, f)
-    for reg in (A, B, T, U, V, Z):  # no key word stays in a register
+    for reg in (A, B, T, U, V, Z, R):  # no key word stays in a register
         f(p, "pxor", reg, reg)
     rounds = bits // 32 + 6
     # Zeros where the schedules leave room, to ZERO_TO.
@@ -190,7 +220,8 @@ def kernel(bits, flavor="aesni"):
     if f.vex:
         p("vzeroupper")
     p("ret")
-    return {"symbol": symbol(bits, flavor), "params": PARAMS, "program": p, "consts": [],
+    return {"symbol": symbol(bits, flavor), "params": PARAMS, "program": p,
+            "consts": list(p.consts.values()),
             "body": p.lines(), "regmap": list(REGMAP),
             "notes": [f"AES-{bits} key setup ({rounds} rounds), {f.needs}: the fips format, "
                       f"encryption round keys at ks, decryption (equivalent inverse cipher) at "
@@ -204,6 +235,5 @@ PATH = "x86_64/aesni_key_setup.S"
 
 def emit(render):
     """{path: text}: the three key sizes' setup in each flavor, one file."""
-    return {PATH: render("x86_kernels.S.j2",
-                         kernels=[kernel(b, f) for f in FLAVORS for b in (128, 192, 256)],
-                         rodata=[])}
+    kernels = [kernel(b, f) for f in FLAVORS for b in (128, 192, 256)]
+    return {PATH: render("x86_kernels.S.j2", kernels=kernels, rodata=merge_consts(kernels))}

@@ -3,18 +3,44 @@
 # AES instructions are emitted as .byte sequences (mnemonic in the comment) so
 # that assemblers without the AES mnemonics accept this file.
 
+    .section .rodata
+    .p2align 4
+# entry i: Rcon[i] in every dword (entry 0: none)
+.Laes_gen_key_rcon:
+    .quad 0x0000000000000000, 0x0000000000000000
+    .quad 0x0000000100000001, 0x0000000100000001
+    .quad 0x0000000200000002, 0x0000000200000002
+    .quad 0x0000000400000004, 0x0000000400000004
+    .quad 0x0000000800000008, 0x0000000800000008
+    .quad 0x0000001000000010, 0x0000001000000010
+    .quad 0x0000002000000020, 0x0000002000000020
+    .quad 0x0000004000000040, 0x0000004000000040
+    .quad 0x0000008000000080, 0x0000008000000080
+    .quad 0x0000001b0000001b, 0x0000001b0000001b
+    .quad 0x0000003600000036, 0x0000003600000036
+# RotWord of word 1 in every dword
+.Laes_gen_key_rotword1:
+    .quad 0x0407060504070605, 0x0407060504070605
+# RotWord of word 3 in every dword
+.Laes_gen_key_rotword3:
+    .quad 0x0c0f0e0d0c0f0e0d, 0x0c0f0e0d0c0f0e0d
+# word 3 in every dword
+.Laes_gen_key_word3:
+    .quad 0x0f0e0d0c0f0e0d0c, 0x0f0e0d0c0f0e0d0c
+
     .text
 
 # int aes_gen_aesni_key_setup_k128(const uint8_t *key, uint8_t *ks);
 # AES-128 key setup (10 rounds), AES-NI: the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 16 bytes, any alignment.
-# Requires: AESNI, SSE2.
+# Requires: AESNI, SSE2, SSSE3.
 # Register map:
 #   %xmm0 the step's key words (AES-256: the even round keys)
 #   %xmm1 AES-256: the odd round keys; AES-192: the step's last two words
 #   %xmm2 AES-192: the last two words shifted
-#   %xmm3 aeskeygenassist's word, broadcast
+#   %xmm3 the step's word: broadcast, then SubWord (and Rcon)
 #   %xmm4 a decryption key
 #   %xmm5 the prefix xor's shuffled words (dword 0 zero)
+#   %xmm6 Rcon in every dword
 #   rdi key, rsi ks (SysV)
     .globl aes_gen_aesni_key_setup_k128
     .type aes_gen_aesni_key_setup_k128, @function
@@ -25,8 +51,10 @@ aes_gen_aesni_key_setup_k128:
     movdqu 0(%rdi), %xmm0
     movdqu %xmm0, 0(%rsi)
     movdqu %xmm0, 400(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x01    # aeskeygenassist $1, %xmm0, %xmm3
-    pshufd $255, %xmm3, %xmm3
+    movdqa %xmm0, %xmm3
+    pshufb .Laes_gen_key_rotword3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+16(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -35,8 +63,10 @@ aes_gen_aesni_key_setup_k128:
     movdqu %xmm0, 16(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 384(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x02    # aeskeygenassist $2, %xmm0, %xmm3
-    pshufd $255, %xmm3, %xmm3
+    movdqa %xmm0, %xmm3
+    pshufb .Laes_gen_key_rotword3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+32(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -45,8 +75,10 @@ aes_gen_aesni_key_setup_k128:
     movdqu %xmm0, 32(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 368(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x04    # aeskeygenassist $4, %xmm0, %xmm3
-    pshufd $255, %xmm3, %xmm3
+    movdqa %xmm0, %xmm3
+    pshufb .Laes_gen_key_rotword3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+48(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -55,8 +87,10 @@ aes_gen_aesni_key_setup_k128:
     movdqu %xmm0, 48(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 352(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x08    # aeskeygenassist $8, %xmm0, %xmm3
-    pshufd $255, %xmm3, %xmm3
+    movdqa %xmm0, %xmm3
+    pshufb .Laes_gen_key_rotword3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+64(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -65,8 +99,10 @@ aes_gen_aesni_key_setup_k128:
     movdqu %xmm0, 64(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 336(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x10    # aeskeygenassist $16, %xmm0, %xmm3
-    pshufd $255, %xmm3, %xmm3
+    movdqa %xmm0, %xmm3
+    pshufb .Laes_gen_key_rotword3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+80(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -75,8 +111,10 @@ aes_gen_aesni_key_setup_k128:
     movdqu %xmm0, 80(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 320(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x20    # aeskeygenassist $32, %xmm0, %xmm3
-    pshufd $255, %xmm3, %xmm3
+    movdqa %xmm0, %xmm3
+    pshufb .Laes_gen_key_rotword3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+96(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -85,8 +123,10 @@ aes_gen_aesni_key_setup_k128:
     movdqu %xmm0, 96(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 304(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x40    # aeskeygenassist $64, %xmm0, %xmm3
-    pshufd $255, %xmm3, %xmm3
+    movdqa %xmm0, %xmm3
+    pshufb .Laes_gen_key_rotword3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+112(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -95,8 +135,10 @@ aes_gen_aesni_key_setup_k128:
     movdqu %xmm0, 112(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 288(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x80    # aeskeygenassist $128, %xmm0, %xmm3
-    pshufd $255, %xmm3, %xmm3
+    movdqa %xmm0, %xmm3
+    pshufb .Laes_gen_key_rotword3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+128(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -105,8 +147,10 @@ aes_gen_aesni_key_setup_k128:
     movdqu %xmm0, 128(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 272(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x1b    # aeskeygenassist $27, %xmm0, %xmm3
-    pshufd $255, %xmm3, %xmm3
+    movdqa %xmm0, %xmm3
+    pshufb .Laes_gen_key_rotword3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+144(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -115,8 +159,10 @@ aes_gen_aesni_key_setup_k128:
     movdqu %xmm0, 144(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 256(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x36    # aeskeygenassist $54, %xmm0, %xmm3
-    pshufd $255, %xmm3, %xmm3
+    movdqa %xmm0, %xmm3
+    pshufb .Laes_gen_key_rotword3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+160(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -130,6 +176,7 @@ aes_gen_aesni_key_setup_k128:
     pxor %xmm3, %xmm3
     pxor %xmm4, %xmm4
     pxor %xmm5, %xmm5
+    pxor %xmm6, %xmm6
     movdqu %xmm0, 176(%rsi)
     movdqu %xmm0, 192(%rsi)
     movdqu %xmm0, 208(%rsi)
@@ -143,14 +190,15 @@ aes_gen_aesni_key_setup_k128:
 
 # int aes_gen_aesni_key_setup_k192(const uint8_t *key, uint8_t *ks);
 # AES-192 key setup (12 rounds), AES-NI: the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 24 bytes, any alignment.
-# Requires: AESNI, SSE2.
+# Requires: AESNI, SSE2, SSSE3.
 # Register map:
 #   %xmm0 the step's key words (AES-256: the even round keys)
 #   %xmm1 AES-256: the odd round keys; AES-192: the step's last two words
 #   %xmm2 AES-192: the last two words shifted
-#   %xmm3 aeskeygenassist's word, broadcast
+#   %xmm3 the step's word: broadcast, then SubWord (and Rcon)
 #   %xmm4 a decryption key
 #   %xmm5 the prefix xor's shuffled words (dword 0 zero)
+#   %xmm6 Rcon in every dword
 #   rdi key, rsi ks (SysV)
     .globl aes_gen_aesni_key_setup_k192
     .type aes_gen_aesni_key_setup_k192, @function
@@ -163,8 +211,10 @@ aes_gen_aesni_key_setup_k192:
     pshufd $238, %xmm1, %xmm1
     movdqu %xmm0, 0(%rsi)
     movdqu %xmm1, 16(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x01    # aeskeygenassist $1, %xmm1, %xmm3
-    pshufd $85, %xmm3, %xmm3
+    movdqa %xmm1, %xmm3
+    pshufb .Laes_gen_key_rotword1(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+16(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -177,8 +227,10 @@ aes_gen_aesni_key_setup_k192:
     pxor %xmm2, %xmm1
     pxor %xmm3, %xmm1
     movdqu %xmm1, 40(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x02    # aeskeygenassist $2, %xmm1, %xmm3
-    pshufd $85, %xmm3, %xmm3
+    movdqa %xmm1, %xmm3
+    pshufb .Laes_gen_key_rotword1(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+32(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -191,8 +243,10 @@ aes_gen_aesni_key_setup_k192:
     pxor %xmm2, %xmm1
     pxor %xmm3, %xmm1
     movdqu %xmm1, 64(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x04    # aeskeygenassist $4, %xmm1, %xmm3
-    pshufd $85, %xmm3, %xmm3
+    movdqa %xmm1, %xmm3
+    pshufb .Laes_gen_key_rotword1(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+48(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -205,8 +259,10 @@ aes_gen_aesni_key_setup_k192:
     pxor %xmm2, %xmm1
     pxor %xmm3, %xmm1
     movdqu %xmm1, 88(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x08    # aeskeygenassist $8, %xmm1, %xmm3
-    pshufd $85, %xmm3, %xmm3
+    movdqa %xmm1, %xmm3
+    pshufb .Laes_gen_key_rotword1(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+64(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -219,8 +275,10 @@ aes_gen_aesni_key_setup_k192:
     pxor %xmm2, %xmm1
     pxor %xmm3, %xmm1
     movdqu %xmm1, 112(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x10    # aeskeygenassist $16, %xmm1, %xmm3
-    pshufd $85, %xmm3, %xmm3
+    movdqa %xmm1, %xmm3
+    pshufb .Laes_gen_key_rotword1(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+80(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -233,8 +291,10 @@ aes_gen_aesni_key_setup_k192:
     pxor %xmm2, %xmm1
     pxor %xmm3, %xmm1
     movdqu %xmm1, 136(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x20    # aeskeygenassist $32, %xmm1, %xmm3
-    pshufd $85, %xmm3, %xmm3
+    movdqa %xmm1, %xmm3
+    pshufb .Laes_gen_key_rotword1(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+96(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -247,8 +307,10 @@ aes_gen_aesni_key_setup_k192:
     pxor %xmm2, %xmm1
     pxor %xmm3, %xmm1
     movdqu %xmm1, 160(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x40    # aeskeygenassist $64, %xmm1, %xmm3
-    pshufd $85, %xmm3, %xmm3
+    movdqa %xmm1, %xmm3
+    pshufb .Laes_gen_key_rotword1(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+112(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -261,8 +323,10 @@ aes_gen_aesni_key_setup_k192:
     pxor %xmm2, %xmm1
     pxor %xmm3, %xmm1
     movdqu %xmm1, 184(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x80    # aeskeygenassist $128, %xmm1, %xmm3
-    pshufd $85, %xmm3, %xmm3
+    movdqa %xmm1, %xmm3
+    pshufb .Laes_gen_key_rotword1(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+128(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -312,6 +376,7 @@ aes_gen_aesni_key_setup_k192:
     pxor %xmm3, %xmm3
     pxor %xmm4, %xmm4
     pxor %xmm5, %xmm5
+    pxor %xmm6, %xmm6
     movdqu %xmm0, 208(%rsi)
     movdqu %xmm0, 224(%rsi)
     movdqu %xmm0, 448(%rsi)
@@ -321,14 +386,15 @@ aes_gen_aesni_key_setup_k192:
 
 # int aes_gen_aesni_key_setup_k256(const uint8_t *key, uint8_t *ks);
 # AES-256 key setup (14 rounds), AES-NI: the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 32 bytes, any alignment.
-# Requires: AESNI, SSE2.
+# Requires: AESNI, SSE2, SSSE3.
 # Register map:
 #   %xmm0 the step's key words (AES-256: the even round keys)
 #   %xmm1 AES-256: the odd round keys; AES-192: the step's last two words
 #   %xmm2 AES-192: the last two words shifted
-#   %xmm3 aeskeygenassist's word, broadcast
+#   %xmm3 the step's word: broadcast, then SubWord (and Rcon)
 #   %xmm4 a decryption key
 #   %xmm5 the prefix xor's shuffled words (dword 0 zero)
+#   %xmm6 Rcon in every dword
 #   rdi key, rsi ks (SysV)
     .globl aes_gen_aesni_key_setup_k256
     .type aes_gen_aesni_key_setup_k256, @function
@@ -343,8 +409,10 @@ aes_gen_aesni_key_setup_k256:
     movdqu %xmm1, 16(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe1         # aesimc %xmm1, %xmm4
     movdqu %xmm4, 448(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x01    # aeskeygenassist $1, %xmm1, %xmm3
-    pshufd $255, %xmm3, %xmm3
+    movdqa %xmm1, %xmm3
+    pshufb .Laes_gen_key_rotword3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+16(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -353,8 +421,10 @@ aes_gen_aesni_key_setup_k256:
     movdqu %xmm0, 32(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 432(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x00    # aeskeygenassist $0, %xmm0, %xmm3
-    pshufd $170, %xmm3, %xmm3
+    movdqa %xmm0, %xmm3
+    pshufb .Laes_gen_key_word3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm1, %xmm5
     pxor %xmm5, %xmm1
     shufps $140, %xmm1, %xmm5
@@ -363,8 +433,10 @@ aes_gen_aesni_key_setup_k256:
     movdqu %xmm1, 48(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe1         # aesimc %xmm1, %xmm4
     movdqu %xmm4, 416(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x02    # aeskeygenassist $2, %xmm1, %xmm3
-    pshufd $255, %xmm3, %xmm3
+    movdqa %xmm1, %xmm3
+    pshufb .Laes_gen_key_rotword3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+32(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -373,8 +445,10 @@ aes_gen_aesni_key_setup_k256:
     movdqu %xmm0, 64(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 400(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x00    # aeskeygenassist $0, %xmm0, %xmm3
-    pshufd $170, %xmm3, %xmm3
+    movdqa %xmm0, %xmm3
+    pshufb .Laes_gen_key_word3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm1, %xmm5
     pxor %xmm5, %xmm1
     shufps $140, %xmm1, %xmm5
@@ -383,8 +457,10 @@ aes_gen_aesni_key_setup_k256:
     movdqu %xmm1, 80(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe1         # aesimc %xmm1, %xmm4
     movdqu %xmm4, 384(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x04    # aeskeygenassist $4, %xmm1, %xmm3
-    pshufd $255, %xmm3, %xmm3
+    movdqa %xmm1, %xmm3
+    pshufb .Laes_gen_key_rotword3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+48(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -393,8 +469,10 @@ aes_gen_aesni_key_setup_k256:
     movdqu %xmm0, 96(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 368(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x00    # aeskeygenassist $0, %xmm0, %xmm3
-    pshufd $170, %xmm3, %xmm3
+    movdqa %xmm0, %xmm3
+    pshufb .Laes_gen_key_word3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm1, %xmm5
     pxor %xmm5, %xmm1
     shufps $140, %xmm1, %xmm5
@@ -403,8 +481,10 @@ aes_gen_aesni_key_setup_k256:
     movdqu %xmm1, 112(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe1         # aesimc %xmm1, %xmm4
     movdqu %xmm4, 352(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x08    # aeskeygenassist $8, %xmm1, %xmm3
-    pshufd $255, %xmm3, %xmm3
+    movdqa %xmm1, %xmm3
+    pshufb .Laes_gen_key_rotword3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+64(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -413,8 +493,10 @@ aes_gen_aesni_key_setup_k256:
     movdqu %xmm0, 128(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 336(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x00    # aeskeygenassist $0, %xmm0, %xmm3
-    pshufd $170, %xmm3, %xmm3
+    movdqa %xmm0, %xmm3
+    pshufb .Laes_gen_key_word3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm1, %xmm5
     pxor %xmm5, %xmm1
     shufps $140, %xmm1, %xmm5
@@ -423,8 +505,10 @@ aes_gen_aesni_key_setup_k256:
     movdqu %xmm1, 144(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe1         # aesimc %xmm1, %xmm4
     movdqu %xmm4, 320(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x10    # aeskeygenassist $16, %xmm1, %xmm3
-    pshufd $255, %xmm3, %xmm3
+    movdqa %xmm1, %xmm3
+    pshufb .Laes_gen_key_rotword3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+80(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -433,8 +517,10 @@ aes_gen_aesni_key_setup_k256:
     movdqu %xmm0, 160(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 304(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x00    # aeskeygenassist $0, %xmm0, %xmm3
-    pshufd $170, %xmm3, %xmm3
+    movdqa %xmm0, %xmm3
+    pshufb .Laes_gen_key_word3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm1, %xmm5
     pxor %xmm5, %xmm1
     shufps $140, %xmm1, %xmm5
@@ -443,8 +529,10 @@ aes_gen_aesni_key_setup_k256:
     movdqu %xmm1, 176(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe1         # aesimc %xmm1, %xmm4
     movdqu %xmm4, 288(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x20    # aeskeygenassist $32, %xmm1, %xmm3
-    pshufd $255, %xmm3, %xmm3
+    movdqa %xmm1, %xmm3
+    pshufb .Laes_gen_key_rotword3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+96(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -453,8 +541,10 @@ aes_gen_aesni_key_setup_k256:
     movdqu %xmm0, 192(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
     movdqu %xmm4, 272(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd8,0x00    # aeskeygenassist $0, %xmm0, %xmm3
-    pshufd $170, %xmm3, %xmm3
+    movdqa %xmm0, %xmm3
+    pshufb .Laes_gen_key_word3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm1, %xmm5
     pxor %xmm5, %xmm1
     shufps $140, %xmm1, %xmm5
@@ -463,8 +553,10 @@ aes_gen_aesni_key_setup_k256:
     movdqu %xmm1, 208(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe1         # aesimc %xmm1, %xmm4
     movdqu %xmm4, 256(%rsi)
-    .byte 0x66,0x0f,0x3a,0xdf,0xd9,0x40    # aeskeygenassist $64, %xmm1, %xmm3
-    pshufd $255, %xmm3, %xmm3
+    movdqa %xmm1, %xmm3
+    pshufb .Laes_gen_key_rotword3(%rip), %xmm3
+    movdqa .Laes_gen_key_rcon+112(%rip), %xmm6
+    .byte 0x66,0x0f,0x38,0xdd,0xde         # aesenclast %xmm6, %xmm3
     shufps $16, %xmm0, %xmm5
     pxor %xmm5, %xmm0
     shufps $140, %xmm0, %xmm5
@@ -478,6 +570,7 @@ aes_gen_aesni_key_setup_k256:
     pxor %xmm3, %xmm3
     pxor %xmm4, %xmm4
     pxor %xmm5, %xmm5
+    pxor %xmm6, %xmm6
     ret
     .size aes_gen_aesni_key_setup_k256, .-aes_gen_aesni_key_setup_k256
 
@@ -488,9 +581,10 @@ aes_gen_aesni_key_setup_k256:
 #   %xmm0 the step's key words (AES-256: the even round keys)
 #   %xmm1 AES-256: the odd round keys; AES-192: the step's last two words
 #   %xmm2 AES-192: the last two words shifted
-#   %xmm3 aeskeygenassist's word, broadcast
+#   %xmm3 the step's word: broadcast, then SubWord (and Rcon)
 #   %xmm4 a decryption key
 #   %xmm5 the prefix xor's shuffled words (dword 0 zero)
+#   %xmm6 Rcon in every dword
 #   rdi key, rsi ks (SysV)
     .globl aes_gen_avx512_key_setup_k128
     .type aes_gen_avx512_key_setup_k128, @function
@@ -501,8 +595,9 @@ aes_gen_avx512_key_setup_k128:
     vmovdqu 0(%rdi), %xmm0
     vmovdqu %xmm0, 0(%rsi)
     vmovdqu %xmm0, 400(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x01    # vaeskeygenassist $1, %xmm0, %xmm3
-    vpshufd $255, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword3(%rip), %xmm0, %xmm3
+    vmovdqa .Laes_gen_key_rcon+16(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -510,8 +605,9 @@ aes_gen_avx512_key_setup_k128:
     vmovdqu %xmm0, 16(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
     vmovdqu %xmm4, 384(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x02    # vaeskeygenassist $2, %xmm0, %xmm3
-    vpshufd $255, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword3(%rip), %xmm0, %xmm3
+    vmovdqa .Laes_gen_key_rcon+32(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -519,8 +615,9 @@ aes_gen_avx512_key_setup_k128:
     vmovdqu %xmm0, 32(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
     vmovdqu %xmm4, 368(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x04    # vaeskeygenassist $4, %xmm0, %xmm3
-    vpshufd $255, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword3(%rip), %xmm0, %xmm3
+    vmovdqa .Laes_gen_key_rcon+48(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -528,8 +625,9 @@ aes_gen_avx512_key_setup_k128:
     vmovdqu %xmm0, 48(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
     vmovdqu %xmm4, 352(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x08    # vaeskeygenassist $8, %xmm0, %xmm3
-    vpshufd $255, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword3(%rip), %xmm0, %xmm3
+    vmovdqa .Laes_gen_key_rcon+64(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -537,8 +635,9 @@ aes_gen_avx512_key_setup_k128:
     vmovdqu %xmm0, 64(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
     vmovdqu %xmm4, 336(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x10    # vaeskeygenassist $16, %xmm0, %xmm3
-    vpshufd $255, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword3(%rip), %xmm0, %xmm3
+    vmovdqa .Laes_gen_key_rcon+80(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -546,8 +645,9 @@ aes_gen_avx512_key_setup_k128:
     vmovdqu %xmm0, 80(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
     vmovdqu %xmm4, 320(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x20    # vaeskeygenassist $32, %xmm0, %xmm3
-    vpshufd $255, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword3(%rip), %xmm0, %xmm3
+    vmovdqa .Laes_gen_key_rcon+96(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -555,8 +655,9 @@ aes_gen_avx512_key_setup_k128:
     vmovdqu %xmm0, 96(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
     vmovdqu %xmm4, 304(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x40    # vaeskeygenassist $64, %xmm0, %xmm3
-    vpshufd $255, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword3(%rip), %xmm0, %xmm3
+    vmovdqa .Laes_gen_key_rcon+112(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -564,8 +665,9 @@ aes_gen_avx512_key_setup_k128:
     vmovdqu %xmm0, 112(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
     vmovdqu %xmm4, 288(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x80    # vaeskeygenassist $128, %xmm0, %xmm3
-    vpshufd $255, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword3(%rip), %xmm0, %xmm3
+    vmovdqa .Laes_gen_key_rcon+128(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -573,8 +675,9 @@ aes_gen_avx512_key_setup_k128:
     vmovdqu %xmm0, 128(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
     vmovdqu %xmm4, 272(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x1b    # vaeskeygenassist $27, %xmm0, %xmm3
-    vpshufd $255, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword3(%rip), %xmm0, %xmm3
+    vmovdqa .Laes_gen_key_rcon+144(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -582,8 +685,9 @@ aes_gen_avx512_key_setup_k128:
     vmovdqu %xmm0, 144(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
     vmovdqu %xmm4, 256(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x36    # vaeskeygenassist $54, %xmm0, %xmm3
-    vpshufd $255, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword3(%rip), %xmm0, %xmm3
+    vmovdqa .Laes_gen_key_rcon+160(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -596,6 +700,7 @@ aes_gen_avx512_key_setup_k128:
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
     vmovdqu64 %zmm0, 176(%rsi)
     vmovdqu64 %zmm0, 416(%rsi)
     vzeroupper
@@ -609,9 +714,10 @@ aes_gen_avx512_key_setup_k128:
 #   %xmm0 the step's key words (AES-256: the even round keys)
 #   %xmm1 AES-256: the odd round keys; AES-192: the step's last two words
 #   %xmm2 AES-192: the last two words shifted
-#   %xmm3 aeskeygenassist's word, broadcast
+#   %xmm3 the step's word: broadcast, then SubWord (and Rcon)
 #   %xmm4 a decryption key
 #   %xmm5 the prefix xor's shuffled words (dword 0 zero)
+#   %xmm6 Rcon in every dword
 #   rdi key, rsi ks (SysV)
     .globl aes_gen_avx512_key_setup_k192
     .type aes_gen_avx512_key_setup_k192, @function
@@ -624,8 +730,9 @@ aes_gen_avx512_key_setup_k192:
     vpshufd $238, %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rsi)
     vmovdqu %xmm1, 16(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x01    # vaeskeygenassist $1, %xmm1, %xmm3
-    vpshufd $85, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword1(%rip), %xmm1, %xmm3
+    vmovdqa .Laes_gen_key_rcon+16(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -636,8 +743,9 @@ aes_gen_avx512_key_setup_k192:
     vpslldq $4, %xmm2, %xmm2
     vpternlogq $150, %xmm2, %xmm3, %xmm1
     vmovdqu %xmm1, 40(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x02    # vaeskeygenassist $2, %xmm1, %xmm3
-    vpshufd $85, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword1(%rip), %xmm1, %xmm3
+    vmovdqa .Laes_gen_key_rcon+32(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -648,8 +756,9 @@ aes_gen_avx512_key_setup_k192:
     vpslldq $4, %xmm2, %xmm2
     vpternlogq $150, %xmm2, %xmm3, %xmm1
     vmovdqu %xmm1, 64(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x04    # vaeskeygenassist $4, %xmm1, %xmm3
-    vpshufd $85, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword1(%rip), %xmm1, %xmm3
+    vmovdqa .Laes_gen_key_rcon+48(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -660,8 +769,9 @@ aes_gen_avx512_key_setup_k192:
     vpslldq $4, %xmm2, %xmm2
     vpternlogq $150, %xmm2, %xmm3, %xmm1
     vmovdqu %xmm1, 88(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x08    # vaeskeygenassist $8, %xmm1, %xmm3
-    vpshufd $85, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword1(%rip), %xmm1, %xmm3
+    vmovdqa .Laes_gen_key_rcon+64(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -672,8 +782,9 @@ aes_gen_avx512_key_setup_k192:
     vpslldq $4, %xmm2, %xmm2
     vpternlogq $150, %xmm2, %xmm3, %xmm1
     vmovdqu %xmm1, 112(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x10    # vaeskeygenassist $16, %xmm1, %xmm3
-    vpshufd $85, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword1(%rip), %xmm1, %xmm3
+    vmovdqa .Laes_gen_key_rcon+80(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -684,8 +795,9 @@ aes_gen_avx512_key_setup_k192:
     vpslldq $4, %xmm2, %xmm2
     vpternlogq $150, %xmm2, %xmm3, %xmm1
     vmovdqu %xmm1, 136(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x20    # vaeskeygenassist $32, %xmm1, %xmm3
-    vpshufd $85, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword1(%rip), %xmm1, %xmm3
+    vmovdqa .Laes_gen_key_rcon+96(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -696,8 +808,9 @@ aes_gen_avx512_key_setup_k192:
     vpslldq $4, %xmm2, %xmm2
     vpternlogq $150, %xmm2, %xmm3, %xmm1
     vmovdqu %xmm1, 160(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x40    # vaeskeygenassist $64, %xmm1, %xmm3
-    vpshufd $85, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword1(%rip), %xmm1, %xmm3
+    vmovdqa .Laes_gen_key_rcon+112(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -708,8 +821,9 @@ aes_gen_avx512_key_setup_k192:
     vpslldq $4, %xmm2, %xmm2
     vpternlogq $150, %xmm2, %xmm3, %xmm1
     vmovdqu %xmm1, 184(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x80    # vaeskeygenassist $128, %xmm1, %xmm3
-    vpshufd $85, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword1(%rip), %xmm1, %xmm3
+    vmovdqa .Laes_gen_key_rcon+128(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -758,6 +872,7 @@ aes_gen_avx512_key_setup_k192:
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
     vmovdqu %ymm0, 208(%rsi)
     vmovdqu %ymm0, 448(%rsi)
     vzeroupper
@@ -771,9 +886,10 @@ aes_gen_avx512_key_setup_k192:
 #   %xmm0 the step's key words (AES-256: the even round keys)
 #   %xmm1 AES-256: the odd round keys; AES-192: the step's last two words
 #   %xmm2 AES-192: the last two words shifted
-#   %xmm3 aeskeygenassist's word, broadcast
+#   %xmm3 the step's word: broadcast, then SubWord (and Rcon)
 #   %xmm4 a decryption key
 #   %xmm5 the prefix xor's shuffled words (dword 0 zero)
+#   %xmm6 Rcon in every dword
 #   rdi key, rsi ks (SysV)
     .globl aes_gen_avx512_key_setup_k256
     .type aes_gen_avx512_key_setup_k256, @function
@@ -788,8 +904,9 @@ aes_gen_avx512_key_setup_k256:
     vmovdqu %xmm1, 16(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe1         # vaesimc %xmm1, %xmm4
     vmovdqu %xmm4, 448(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x01    # vaeskeygenassist $1, %xmm1, %xmm3
-    vpshufd $255, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword3(%rip), %xmm1, %xmm3
+    vmovdqa .Laes_gen_key_rcon+16(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -797,8 +914,9 @@ aes_gen_avx512_key_setup_k256:
     vmovdqu %xmm0, 32(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
     vmovdqu %xmm4, 432(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x00    # vaeskeygenassist $0, %xmm0, %xmm3
-    vpshufd $170, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_word3(%rip), %xmm0, %xmm3
+    vmovdqa .Laes_gen_key_rcon(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm1, %xmm5, %xmm5
     vpxor %xmm5, %xmm1, %xmm1
     vshufps $140, %xmm1, %xmm5, %xmm5
@@ -806,8 +924,9 @@ aes_gen_avx512_key_setup_k256:
     vmovdqu %xmm1, 48(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe1         # vaesimc %xmm1, %xmm4
     vmovdqu %xmm4, 416(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x02    # vaeskeygenassist $2, %xmm1, %xmm3
-    vpshufd $255, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword3(%rip), %xmm1, %xmm3
+    vmovdqa .Laes_gen_key_rcon+32(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -815,8 +934,9 @@ aes_gen_avx512_key_setup_k256:
     vmovdqu %xmm0, 64(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
     vmovdqu %xmm4, 400(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x00    # vaeskeygenassist $0, %xmm0, %xmm3
-    vpshufd $170, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_word3(%rip), %xmm0, %xmm3
+    vmovdqa .Laes_gen_key_rcon(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm1, %xmm5, %xmm5
     vpxor %xmm5, %xmm1, %xmm1
     vshufps $140, %xmm1, %xmm5, %xmm5
@@ -824,8 +944,9 @@ aes_gen_avx512_key_setup_k256:
     vmovdqu %xmm1, 80(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe1         # vaesimc %xmm1, %xmm4
     vmovdqu %xmm4, 384(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x04    # vaeskeygenassist $4, %xmm1, %xmm3
-    vpshufd $255, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword3(%rip), %xmm1, %xmm3
+    vmovdqa .Laes_gen_key_rcon+48(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -833,8 +954,9 @@ aes_gen_avx512_key_setup_k256:
     vmovdqu %xmm0, 96(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
     vmovdqu %xmm4, 368(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x00    # vaeskeygenassist $0, %xmm0, %xmm3
-    vpshufd $170, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_word3(%rip), %xmm0, %xmm3
+    vmovdqa .Laes_gen_key_rcon(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm1, %xmm5, %xmm5
     vpxor %xmm5, %xmm1, %xmm1
     vshufps $140, %xmm1, %xmm5, %xmm5
@@ -842,8 +964,9 @@ aes_gen_avx512_key_setup_k256:
     vmovdqu %xmm1, 112(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe1         # vaesimc %xmm1, %xmm4
     vmovdqu %xmm4, 352(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x08    # vaeskeygenassist $8, %xmm1, %xmm3
-    vpshufd $255, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword3(%rip), %xmm1, %xmm3
+    vmovdqa .Laes_gen_key_rcon+64(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -851,8 +974,9 @@ aes_gen_avx512_key_setup_k256:
     vmovdqu %xmm0, 128(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
     vmovdqu %xmm4, 336(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x00    # vaeskeygenassist $0, %xmm0, %xmm3
-    vpshufd $170, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_word3(%rip), %xmm0, %xmm3
+    vmovdqa .Laes_gen_key_rcon(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm1, %xmm5, %xmm5
     vpxor %xmm5, %xmm1, %xmm1
     vshufps $140, %xmm1, %xmm5, %xmm5
@@ -860,8 +984,9 @@ aes_gen_avx512_key_setup_k256:
     vmovdqu %xmm1, 144(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe1         # vaesimc %xmm1, %xmm4
     vmovdqu %xmm4, 320(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x10    # vaeskeygenassist $16, %xmm1, %xmm3
-    vpshufd $255, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword3(%rip), %xmm1, %xmm3
+    vmovdqa .Laes_gen_key_rcon+80(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -869,8 +994,9 @@ aes_gen_avx512_key_setup_k256:
     vmovdqu %xmm0, 160(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
     vmovdqu %xmm4, 304(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x00    # vaeskeygenassist $0, %xmm0, %xmm3
-    vpshufd $170, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_word3(%rip), %xmm0, %xmm3
+    vmovdqa .Laes_gen_key_rcon(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm1, %xmm5, %xmm5
     vpxor %xmm5, %xmm1, %xmm1
     vshufps $140, %xmm1, %xmm5, %xmm5
@@ -878,8 +1004,9 @@ aes_gen_avx512_key_setup_k256:
     vmovdqu %xmm1, 176(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe1         # vaesimc %xmm1, %xmm4
     vmovdqu %xmm4, 288(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x20    # vaeskeygenassist $32, %xmm1, %xmm3
-    vpshufd $255, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword3(%rip), %xmm1, %xmm3
+    vmovdqa .Laes_gen_key_rcon+96(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -887,8 +1014,9 @@ aes_gen_avx512_key_setup_k256:
     vmovdqu %xmm0, 192(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
     vmovdqu %xmm4, 272(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd8,0x00    # vaeskeygenassist $0, %xmm0, %xmm3
-    vpshufd $170, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_word3(%rip), %xmm0, %xmm3
+    vmovdqa .Laes_gen_key_rcon(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm1, %xmm5, %xmm5
     vpxor %xmm5, %xmm1, %xmm1
     vshufps $140, %xmm1, %xmm5, %xmm5
@@ -896,8 +1024,9 @@ aes_gen_avx512_key_setup_k256:
     vmovdqu %xmm1, 208(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe1         # vaesimc %xmm1, %xmm4
     vmovdqu %xmm4, 256(%rsi)
-    .byte 0xc4,0xe3,0x79,0xdf,0xd9,0x40    # vaeskeygenassist $64, %xmm1, %xmm3
-    vpshufd $255, %xmm3, %xmm3
+    vpshufb .Laes_gen_key_rotword3(%rip), %xmm1, %xmm3
+    vmovdqa .Laes_gen_key_rcon+112(%rip), %xmm6
+    .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
     vshufps $16, %xmm0, %xmm5, %xmm5
     vpxor %xmm5, %xmm0, %xmm0
     vshufps $140, %xmm0, %xmm5, %xmm5
@@ -910,6 +1039,7 @@ aes_gen_avx512_key_setup_k256:
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
+    vpxor %xmm6, %xmm6, %xmm6
     vzeroupper
     ret
     .size aes_gen_avx512_key_setup_k256, .-aes_gen_avx512_key_setup_k256
