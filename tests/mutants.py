@@ -53,8 +53,8 @@ MUTANTS = (
      "        for reg in sorted(set(self.plan.used()) - set(self.plan.blocks),"
      " key=lambda r: r.num):\n", True),
     ("vzeroupper removed", "gen/x86/vector.py",
-     '        if self.enc != "sse":\n            p("vzeroupper")',
-     '        if self.enc != "sse":\n            pass', True),
+     '        if self.enc != "sse" and p.dirties_upper():\n            p("vzeroupper")',
+     '        if self.enc != "sse" and p.dirties_upper():\n            pass', True),
     ("CTR high-half carry dropped", "gen/x86/skeletons.py",
      '    p("add", width, lo)\n    p("adc", 0, hi)\n', '    p("add", width, lo)\n', True),
     ("a wrong valignq count", "gen/x86/vector.py",

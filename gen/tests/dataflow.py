@@ -248,7 +248,7 @@ def c_violations(lines):
 
 
 def exits_with_vzeroupper(program):
-    """An AVX kernel's last instruction before ret is vzeroupper."""
+    """The kernel's last instruction before ret is vzeroupper."""
     insns = [i for i in program.items if isinstance(i, Insn)]
     return len(insns) >= 2 and insns[-1].mnemonic == "ret" and insns[-2].mnemonic == "vzeroupper"
 

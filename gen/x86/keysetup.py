@@ -217,7 +217,7 @@ def kernel(bits, flavor="aesni"):
     # Zeros where the schedules leave room, to ZERO_TO.
     f.zero_store(p, A, 16 * (rounds + 1), DEC_OFFSET)
     f.zero_store(p, A, DEC_OFFSET + 16 * (rounds + 1), ZERO_TO)
-    if f.vex:
+    if f.vex and p.dirties_upper():  # xmm alone: it never does
         p("vzeroupper")
     p("ret")
     return {"symbol": symbol(bits, flavor), "params": PARAMS, "program": p,

@@ -192,8 +192,12 @@ class Kernel:
             self.vec.xor_mem(self.p, operand, reg, self.tmp)
 
     def clear(self):
+        """Zero every planned vector register the kernel named (one it never
+        named, such as the width-1 kernels' unused tmp, holds nothing)."""
+        named = self.p.vector_numbers()
         for reg in sorted(set(self.plan.used()), key=lambda r: r.num):
-            self.vec.zero(self.p, reg)
+            if reg.num in named:
+                self.vec.zero(self.p, reg)
         self.vec.finish(self.p)
 
 

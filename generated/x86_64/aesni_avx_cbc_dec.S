@@ -243,7 +243,6 @@ aes_gen_aesni_avx_cbc_dec_k128_w12:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_cbc_dec_k128_w12, .-aes_gen_aesni_avx_cbc_dec_k128_w12
 
@@ -429,7 +428,6 @@ aes_gen_aesni_avx_cbc_dec_k128_w8:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_cbc_dec_k128_w8, .-aes_gen_aesni_avx_cbc_dec_k128_w8
 
@@ -559,7 +557,6 @@ aes_gen_aesni_avx_cbc_dec_k128_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_cbc_dec_k128_w4, .-aes_gen_aesni_avx_cbc_dec_k128_w4
 
@@ -659,7 +656,6 @@ aes_gen_aesni_avx_cbc_dec_k128_w2:
     vpxor %xmm12, %xmm12, %xmm12
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_cbc_dec_k128_w2, .-aes_gen_aesni_avx_cbc_dec_k128_w2
 
@@ -710,7 +706,6 @@ aes_gen_aesni_avx_cbc_dec_k128_w1:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_cbc_dec_k128_w1, .-aes_gen_aesni_avx_cbc_dec_k128_w1
 
@@ -978,7 +973,6 @@ aes_gen_aesni_avx_cbc_dec_k192_w12:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_cbc_dec_k192_w12, .-aes_gen_aesni_avx_cbc_dec_k192_w12
 
@@ -1182,7 +1176,6 @@ aes_gen_aesni_avx_cbc_dec_k192_w8:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_cbc_dec_k192_w8, .-aes_gen_aesni_avx_cbc_dec_k192_w8
 
@@ -1322,7 +1315,6 @@ aes_gen_aesni_avx_cbc_dec_k192_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_cbc_dec_k192_w4, .-aes_gen_aesni_avx_cbc_dec_k192_w4
 
@@ -1430,7 +1422,6 @@ aes_gen_aesni_avx_cbc_dec_k192_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_cbc_dec_k192_w2, .-aes_gen_aesni_avx_cbc_dec_k192_w2
 
@@ -1483,7 +1474,6 @@ aes_gen_aesni_avx_cbc_dec_k192_w1:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_cbc_dec_k192_w1, .-aes_gen_aesni_avx_cbc_dec_k192_w1
 
@@ -1777,7 +1767,6 @@ aes_gen_aesni_avx_cbc_dec_k256_w12:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_cbc_dec_k256_w12, .-aes_gen_aesni_avx_cbc_dec_k256_w12
 
@@ -1999,7 +1988,6 @@ aes_gen_aesni_avx_cbc_dec_k256_w8:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_cbc_dec_k256_w8, .-aes_gen_aesni_avx_cbc_dec_k256_w8
 
@@ -2149,7 +2137,6 @@ aes_gen_aesni_avx_cbc_dec_k256_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_cbc_dec_k256_w4, .-aes_gen_aesni_avx_cbc_dec_k256_w4
 
@@ -2263,7 +2250,6 @@ aes_gen_aesni_avx_cbc_dec_k256_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_cbc_dec_k256_w2, .-aes_gen_aesni_avx_cbc_dec_k256_w2
 
@@ -2318,7 +2304,6 @@ aes_gen_aesni_avx_cbc_dec_k256_w1:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_cbc_dec_k256_w1, .-aes_gen_aesni_avx_cbc_dec_k256_w1
 

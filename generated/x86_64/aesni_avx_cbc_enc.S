@@ -101,7 +101,6 @@ aes_gen_aesni_avx_cbc_enc_k128_w1:
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
     vpxor %xmm13, %xmm13, %xmm13
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_cbc_enc_k128_w1, .-aes_gen_aesni_avx_cbc_enc_k128_w1
 
@@ -211,7 +210,6 @@ aes_gen_aesni_avx_cbc_enc_k192_w1:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_cbc_enc_k192_w1, .-aes_gen_aesni_avx_cbc_enc_k192_w1
 
@@ -329,7 +327,6 @@ aes_gen_aesni_avx_cbc_enc_k256_w1:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_cbc_enc_k256_w1, .-aes_gen_aesni_avx_cbc_enc_k256_w1
 

@@ -100,7 +100,6 @@ aes_gen_aesni_avx_cfb_enc_k128_w1:
     vpxor %xmm10, %xmm10, %xmm10
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_cfb_enc_k128_w1, .-aes_gen_aesni_avx_cfb_enc_k128_w1
 
@@ -209,7 +208,6 @@ aes_gen_aesni_avx_cfb_enc_k192_w1:
     vpxor %xmm12, %xmm12, %xmm12
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_cfb_enc_k192_w1, .-aes_gen_aesni_avx_cfb_enc_k192_w1
 
@@ -327,7 +325,6 @@ aes_gen_aesni_avx_cfb_enc_k256_w1:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_cfb_enc_k256_w1, .-aes_gen_aesni_avx_cfb_enc_k256_w1
 

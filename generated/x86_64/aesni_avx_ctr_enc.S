@@ -388,7 +388,6 @@ aes_gen_aesni_avx_ctr_enc_k128_w12:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ctr_enc_k128_w12, .-aes_gen_aesni_avx_ctr_enc_k128_w12
 
@@ -646,7 +645,6 @@ aes_gen_aesni_avx_ctr_enc_k128_w8:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ctr_enc_k128_w8, .-aes_gen_aesni_avx_ctr_enc_k128_w8
 
@@ -824,7 +822,6 @@ aes_gen_aesni_avx_ctr_enc_k128_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ctr_enc_k128_w4, .-aes_gen_aesni_avx_ctr_enc_k128_w4
 
@@ -948,7 +945,6 @@ aes_gen_aesni_avx_ctr_enc_k128_w2:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
@@ -960,7 +956,6 @@ aes_gen_aesni_avx_ctr_enc_k128_w2:
     vpxor %xmm12, %xmm12, %xmm12
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ctr_enc_k128_w2, .-aes_gen_aesni_avx_ctr_enc_k128_w2
 
@@ -1030,8 +1025,6 @@ aes_gen_aesni_avx_ctr_enc_k128_w1:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ctr_enc_k128_w1, .-aes_gen_aesni_avx_ctr_enc_k128_w1
 
@@ -1395,7 +1388,6 @@ aes_gen_aesni_avx_ctr_enc_k192_w12:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ctr_enc_k192_w12, .-aes_gen_aesni_avx_ctr_enc_k192_w12
 
@@ -1671,7 +1663,6 @@ aes_gen_aesni_avx_ctr_enc_k192_w8:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ctr_enc_k192_w8, .-aes_gen_aesni_avx_ctr_enc_k192_w8
 
@@ -1859,7 +1850,6 @@ aes_gen_aesni_avx_ctr_enc_k192_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ctr_enc_k192_w4, .-aes_gen_aesni_avx_ctr_enc_k192_w4
 
@@ -2003,7 +1993,6 @@ aes_gen_aesni_avx_ctr_enc_k192_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ctr_enc_k192_w2, .-aes_gen_aesni_avx_ctr_enc_k192_w2
 
@@ -2075,8 +2064,6 @@ aes_gen_aesni_avx_ctr_enc_k192_w1:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ctr_enc_k192_w1, .-aes_gen_aesni_avx_ctr_enc_k192_w1
 
@@ -2466,7 +2453,6 @@ aes_gen_aesni_avx_ctr_enc_k256_w12:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ctr_enc_k256_w12, .-aes_gen_aesni_avx_ctr_enc_k256_w12
 
@@ -2760,7 +2746,6 @@ aes_gen_aesni_avx_ctr_enc_k256_w8:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ctr_enc_k256_w8, .-aes_gen_aesni_avx_ctr_enc_k256_w8
 
@@ -2958,7 +2943,6 @@ aes_gen_aesni_avx_ctr_enc_k256_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ctr_enc_k256_w4, .-aes_gen_aesni_avx_ctr_enc_k256_w4
 
@@ -3108,7 +3092,6 @@ aes_gen_aesni_avx_ctr_enc_k256_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ctr_enc_k256_w2, .-aes_gen_aesni_avx_ctr_enc_k256_w2
 
@@ -3182,8 +3165,6 @@ aes_gen_aesni_avx_ctr_enc_k256_w1:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ctr_enc_k256_w1, .-aes_gen_aesni_avx_ctr_enc_k256_w1
 

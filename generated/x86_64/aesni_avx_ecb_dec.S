@@ -228,7 +228,6 @@ aes_gen_aesni_avx_ecb_dec_k128_w12:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ecb_dec_k128_w12, .-aes_gen_aesni_avx_ecb_dec_k128_w12
 
@@ -403,7 +402,6 @@ aes_gen_aesni_avx_ecb_dec_k128_w8:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ecb_dec_k128_w8, .-aes_gen_aesni_avx_ecb_dec_k128_w8
 
@@ -514,7 +512,6 @@ aes_gen_aesni_avx_ecb_dec_k128_w4:
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
@@ -526,7 +523,6 @@ aes_gen_aesni_avx_ecb_dec_k128_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ecb_dec_k128_w4, .-aes_gen_aesni_avx_ecb_dec_k128_w4
 
@@ -607,7 +603,6 @@ aes_gen_aesni_avx_ecb_dec_k128_w2:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
@@ -619,7 +614,6 @@ aes_gen_aesni_avx_ecb_dec_k128_w2:
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
     vpxor %xmm13, %xmm13, %xmm13
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ecb_dec_k128_w2, .-aes_gen_aesni_avx_ecb_dec_k128_w2
 
@@ -663,8 +657,6 @@ aes_gen_aesni_avx_ecb_dec_k128_w1:
 .Laes_gen_aesni_avx_ecb_dec_k128_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
-    vpxor %xmm1, %xmm1, %xmm1
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ecb_dec_k128_w1, .-aes_gen_aesni_avx_ecb_dec_k128_w1
 
@@ -917,7 +909,6 @@ aes_gen_aesni_avx_ecb_dec_k192_w12:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ecb_dec_k192_w12, .-aes_gen_aesni_avx_ecb_dec_k192_w12
 
@@ -1110,7 +1101,6 @@ aes_gen_aesni_avx_ecb_dec_k192_w8:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ecb_dec_k192_w8, .-aes_gen_aesni_avx_ecb_dec_k192_w8
 
@@ -1243,7 +1233,6 @@ aes_gen_aesni_avx_ecb_dec_k192_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ecb_dec_k192_w4, .-aes_gen_aesni_avx_ecb_dec_k192_w4
 
@@ -1332,7 +1321,6 @@ aes_gen_aesni_avx_ecb_dec_k192_w2:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
@@ -1346,7 +1334,6 @@ aes_gen_aesni_avx_ecb_dec_k192_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ecb_dec_k192_w2, .-aes_gen_aesni_avx_ecb_dec_k192_w2
 
@@ -1392,8 +1379,6 @@ aes_gen_aesni_avx_ecb_dec_k192_w1:
 .Laes_gen_aesni_avx_ecb_dec_k192_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
-    vpxor %xmm1, %xmm1, %xmm1
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ecb_dec_k192_w1, .-aes_gen_aesni_avx_ecb_dec_k192_w1
 
@@ -1672,7 +1657,6 @@ aes_gen_aesni_avx_ecb_dec_k256_w12:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ecb_dec_k256_w12, .-aes_gen_aesni_avx_ecb_dec_k256_w12
 
@@ -1883,7 +1867,6 @@ aes_gen_aesni_avx_ecb_dec_k256_w8:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ecb_dec_k256_w8, .-aes_gen_aesni_avx_ecb_dec_k256_w8
 
@@ -2026,7 +2009,6 @@ aes_gen_aesni_avx_ecb_dec_k256_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ecb_dec_k256_w4, .-aes_gen_aesni_avx_ecb_dec_k256_w4
 
@@ -2135,7 +2117,6 @@ aes_gen_aesni_avx_ecb_dec_k256_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ecb_dec_k256_w2, .-aes_gen_aesni_avx_ecb_dec_k256_w2
 
@@ -2183,8 +2164,6 @@ aes_gen_aesni_avx_ecb_dec_k256_w1:
 .Laes_gen_aesni_avx_ecb_dec_k256_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
-    vpxor %xmm1, %xmm1, %xmm1
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_ecb_dec_k256_w1, .-aes_gen_aesni_avx_ecb_dec_k256_w1
 

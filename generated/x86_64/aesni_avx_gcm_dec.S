@@ -1076,7 +1076,6 @@ aes_gen_aesni_avx_gcm_dec_k128_w8:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_dec_k128_w8, .-aes_gen_aesni_avx_gcm_dec_k128_w8
 
@@ -1728,7 +1727,6 @@ aes_gen_aesni_avx_gcm_dec_k128_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_dec_k128_w4, .-aes_gen_aesni_avx_gcm_dec_k128_w4
 
@@ -2081,7 +2079,6 @@ aes_gen_aesni_avx_gcm_dec_k128_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_dec_k128_w2, .-aes_gen_aesni_avx_gcm_dec_k128_w2
 
@@ -2342,7 +2339,6 @@ aes_gen_aesni_avx_gcm_dec_k128_w1:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_dec_k128_w1, .-aes_gen_aesni_avx_gcm_dec_k128_w1
 
@@ -3444,7 +3440,6 @@ aes_gen_aesni_avx_gcm_dec_k192_w8:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_dec_k192_w8, .-aes_gen_aesni_avx_gcm_dec_k192_w8
 
@@ -4142,7 +4137,6 @@ aes_gen_aesni_avx_gcm_dec_k192_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_dec_k192_w4, .-aes_gen_aesni_avx_gcm_dec_k192_w4
 
@@ -4517,7 +4511,6 @@ aes_gen_aesni_avx_gcm_dec_k192_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_dec_k192_w2, .-aes_gen_aesni_avx_gcm_dec_k192_w2
 
@@ -4790,7 +4783,6 @@ aes_gen_aesni_avx_gcm_dec_k192_w1:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_dec_k192_w1, .-aes_gen_aesni_avx_gcm_dec_k192_w1
 
@@ -5966,7 +5958,6 @@ aes_gen_aesni_avx_gcm_dec_k256_w8:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_dec_k256_w8, .-aes_gen_aesni_avx_gcm_dec_k256_w8
 
@@ -6710,7 +6701,6 @@ aes_gen_aesni_avx_gcm_dec_k256_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_dec_k256_w4, .-aes_gen_aesni_avx_gcm_dec_k256_w4
 
@@ -7107,7 +7097,6 @@ aes_gen_aesni_avx_gcm_dec_k256_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_dec_k256_w2, .-aes_gen_aesni_avx_gcm_dec_k256_w2
 
@@ -7392,7 +7381,6 @@ aes_gen_aesni_avx_gcm_dec_k256_w1:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_dec_k256_w1, .-aes_gen_aesni_avx_gcm_dec_k256_w1
 

@@ -1340,7 +1340,6 @@ aes_gen_aesni_avx_gcm_enc_k128_w8:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_enc_k128_w8, .-aes_gen_aesni_avx_gcm_enc_k128_w8
 
@@ -2140,7 +2139,6 @@ aes_gen_aesni_avx_gcm_enc_k128_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_enc_k128_w4, .-aes_gen_aesni_avx_gcm_enc_k128_w4
 
@@ -2577,7 +2575,6 @@ aes_gen_aesni_avx_gcm_enc_k128_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_enc_k128_w2, .-aes_gen_aesni_avx_gcm_enc_k128_w2
 
@@ -2894,7 +2891,6 @@ aes_gen_aesni_avx_gcm_enc_k128_w1:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_enc_k128_w1, .-aes_gen_aesni_avx_gcm_enc_k128_w1
 
@@ -4278,7 +4274,6 @@ aes_gen_aesni_avx_gcm_enc_k192_w8:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_enc_k192_w8, .-aes_gen_aesni_avx_gcm_enc_k192_w8
 
@@ -5134,7 +5129,6 @@ aes_gen_aesni_avx_gcm_enc_k192_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_enc_k192_w4, .-aes_gen_aesni_avx_gcm_enc_k192_w4
 
@@ -5599,7 +5593,6 @@ aes_gen_aesni_avx_gcm_enc_k192_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_enc_k192_w2, .-aes_gen_aesni_avx_gcm_enc_k192_w2
 
@@ -5932,7 +5925,6 @@ aes_gen_aesni_avx_gcm_enc_k192_w1:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_enc_k192_w1, .-aes_gen_aesni_avx_gcm_enc_k192_w1
 
@@ -7408,7 +7400,6 @@ aes_gen_aesni_avx_gcm_enc_k256_w8:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_enc_k256_w8, .-aes_gen_aesni_avx_gcm_enc_k256_w8
 
@@ -8320,7 +8311,6 @@ aes_gen_aesni_avx_gcm_enc_k256_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_enc_k256_w4, .-aes_gen_aesni_avx_gcm_enc_k256_w4
 
@@ -8813,7 +8803,6 @@ aes_gen_aesni_avx_gcm_enc_k256_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_enc_k256_w2, .-aes_gen_aesni_avx_gcm_enc_k256_w2
 
@@ -9162,7 +9151,6 @@ aes_gen_aesni_avx_gcm_enc_k256_w1:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_gcm_enc_k256_w1, .-aes_gen_aesni_avx_gcm_enc_k256_w1
 

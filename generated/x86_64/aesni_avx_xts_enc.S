@@ -231,7 +231,6 @@ aes_gen_aesni_avx_xts_enc_k128_w6:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_xts_enc_k128_w6, .-aes_gen_aesni_avx_xts_enc_k128_w6
 
@@ -403,7 +402,6 @@ aes_gen_aesni_avx_xts_enc_k128_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_xts_enc_k128_w4, .-aes_gen_aesni_avx_xts_enc_k128_w4
 
@@ -523,7 +521,6 @@ aes_gen_aesni_avx_xts_enc_k128_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_xts_enc_k128_w2, .-aes_gen_aesni_avx_xts_enc_k128_w2
 
@@ -581,7 +578,6 @@ aes_gen_aesni_avx_xts_enc_k128_w1:
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_xts_enc_k128_w1, .-aes_gen_aesni_avx_xts_enc_k128_w1
 
@@ -819,7 +815,6 @@ aes_gen_aesni_avx_xts_enc_k192_w6:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_xts_enc_k192_w6, .-aes_gen_aesni_avx_xts_enc_k192_w6
 
@@ -1001,7 +996,6 @@ aes_gen_aesni_avx_xts_enc_k192_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_xts_enc_k192_w4, .-aes_gen_aesni_avx_xts_enc_k192_w4
 
@@ -1127,7 +1121,6 @@ aes_gen_aesni_avx_xts_enc_k192_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_xts_enc_k192_w2, .-aes_gen_aesni_avx_xts_enc_k192_w2
 
@@ -1186,7 +1179,6 @@ aes_gen_aesni_avx_xts_enc_k192_w1:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_xts_enc_k192_w1, .-aes_gen_aesni_avx_xts_enc_k192_w1
 
@@ -1438,7 +1430,6 @@ aes_gen_aesni_avx_xts_enc_k256_w6:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_xts_enc_k256_w6, .-aes_gen_aesni_avx_xts_enc_k256_w6
 
@@ -1630,7 +1621,6 @@ aes_gen_aesni_avx_xts_enc_k256_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_xts_enc_k256_w4, .-aes_gen_aesni_avx_xts_enc_k256_w4
 
@@ -1762,7 +1752,6 @@ aes_gen_aesni_avx_xts_enc_k256_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_xts_enc_k256_w2, .-aes_gen_aesni_avx_xts_enc_k256_w2
 
@@ -1824,8 +1813,6 @@ aes_gen_aesni_avx_xts_enc_k256_w1:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
-    vzeroupper
     ret
     .size aes_gen_aesni_avx_xts_enc_k256_w1, .-aes_gen_aesni_avx_xts_enc_k256_w1
 

@@ -512,7 +512,6 @@ aes_gen_aesni_ecb_enc_k128_w4:
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
     pxor %xmm3, %xmm3
-    pxor %xmm4, %xmm4
     pxor %xmm5, %xmm5
     pxor %xmm6, %xmm6
     pxor %xmm7, %xmm7
@@ -604,7 +603,6 @@ aes_gen_aesni_ecb_enc_k128_w2:
     xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
-    pxor %xmm2, %xmm2
     pxor %xmm3, %xmm3
     pxor %xmm4, %xmm4
     pxor %xmm5, %xmm5
@@ -681,7 +679,6 @@ aes_gen_aesni_ecb_enc_k128_w1:
 .Laes_gen_aesni_ecb_enc_k128_w1_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
-    pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
     pxor %xmm3, %xmm3
     pxor %xmm4, %xmm4
@@ -1357,7 +1354,6 @@ aes_gen_aesni_ecb_enc_k192_w2:
     xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
-    pxor %xmm2, %xmm2
     pxor %xmm3, %xmm3
     pxor %xmm4, %xmm4
     pxor %xmm5, %xmm5
@@ -1442,7 +1438,6 @@ aes_gen_aesni_ecb_enc_k192_w1:
 .Laes_gen_aesni_ecb_enc_k192_w1_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
-    pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
     pxor %xmm3, %xmm3
     pxor %xmm4, %xmm4

@@ -1040,7 +1040,6 @@ aes_gen_avx512_key_setup_k256:
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
-    vzeroupper
     ret
     .size aes_gen_avx512_key_setup_k256, .-aes_gen_avx512_key_setup_k256
 

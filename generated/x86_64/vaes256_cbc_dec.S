@@ -556,7 +556,6 @@ aes_gen_vaes256_cbc_dec_k128_w1:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_vaes256_cbc_dec_k128_w1, .-aes_gen_vaes256_cbc_dec_k128_w1
 
@@ -1157,7 +1156,6 @@ aes_gen_vaes256_cbc_dec_k192_w1:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_vaes256_cbc_dec_k192_w1, .-aes_gen_vaes256_cbc_dec_k192_w1
 
@@ -1798,7 +1796,6 @@ aes_gen_vaes256_cbc_dec_k256_w1:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_vaes256_cbc_dec_k256_w1, .-aes_gen_vaes256_cbc_dec_k256_w1
 

@@ -552,7 +552,6 @@ aes_gen_vaes256_cfb_dec_k128_w1:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_vaes256_cfb_dec_k128_w1, .-aes_gen_vaes256_cfb_dec_k128_w1
 
@@ -1149,7 +1148,6 @@ aes_gen_vaes256_cfb_dec_k192_w1:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_vaes256_cfb_dec_k192_w1, .-aes_gen_vaes256_cfb_dec_k192_w1
 
@@ -1786,7 +1784,6 @@ aes_gen_vaes256_cfb_dec_k256_w1:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_vaes256_cfb_dec_k256_w1, .-aes_gen_vaes256_cfb_dec_k256_w1
 

@@ -902,8 +902,6 @@ aes_gen_vaes256_ctr_enc_k128_w1:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_vaes256_ctr_enc_k128_w1, .-aes_gen_vaes256_ctr_enc_k128_w1
 
@@ -1788,8 +1786,6 @@ aes_gen_vaes256_ctr_enc_k192_w1:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_vaes256_ctr_enc_k192_w1, .-aes_gen_vaes256_ctr_enc_k192_w1
 
@@ -2714,8 +2710,6 @@ aes_gen_vaes256_ctr_enc_k256_w1:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_vaes256_ctr_enc_k256_w1, .-aes_gen_vaes256_ctr_enc_k256_w1
 

@@ -287,7 +287,6 @@ aes_gen_vaes256_ecb_enc_k128_w8:
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
@@ -380,7 +379,6 @@ aes_gen_vaes256_ecb_enc_k128_w4:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
@@ -458,7 +456,6 @@ aes_gen_vaes256_ecb_enc_k128_w2:
 .Laes_gen_vaes256_ecb_enc_k128_w2_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
-    vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
@@ -514,8 +511,6 @@ aes_gen_vaes256_ecb_enc_k128_w1:
 .Laes_gen_vaes256_ecb_enc_k128_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
-    vpxor %xmm1, %xmm1, %xmm1
-    vzeroupper
     ret
     .size aes_gen_vaes256_ecb_enc_k128_w1, .-aes_gen_vaes256_ecb_enc_k128_w1
 
@@ -930,7 +925,6 @@ aes_gen_vaes256_ecb_enc_k192_w4:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
@@ -1016,7 +1010,6 @@ aes_gen_vaes256_ecb_enc_k192_w2:
 .Laes_gen_vaes256_ecb_enc_k192_w2_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
-    vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
@@ -1076,8 +1069,6 @@ aes_gen_vaes256_ecb_enc_k192_w1:
 .Laes_gen_vaes256_ecb_enc_k192_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
-    vpxor %xmm1, %xmm1, %xmm1
-    vzeroupper
     ret
     .size aes_gen_vaes256_ecb_enc_k192_w1, .-aes_gen_vaes256_ecb_enc_k192_w1
 
@@ -1680,8 +1671,6 @@ aes_gen_vaes256_ecb_enc_k256_w1:
 .Laes_gen_vaes256_ecb_enc_k256_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
-    vpxor %xmm1, %xmm1, %xmm1
-    vzeroupper
     ret
     .size aes_gen_vaes256_ecb_enc_k256_w1, .-aes_gen_vaes256_ecb_enc_k256_w1
 

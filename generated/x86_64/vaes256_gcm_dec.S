@@ -1502,7 +1502,6 @@ aes_gen_vaes256_gcm_dec_k128_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes256_gcm_dec_k128_w4, .-aes_gen_vaes256_gcm_dec_k128_w4
 
@@ -1855,7 +1854,6 @@ aes_gen_vaes256_gcm_dec_k128_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes256_gcm_dec_k128_w2, .-aes_gen_vaes256_gcm_dec_k128_w2
 
@@ -2116,7 +2114,6 @@ aes_gen_vaes256_gcm_dec_k128_w1:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes256_gcm_dec_k128_w1, .-aes_gen_vaes256_gcm_dec_k128_w1
 
@@ -3637,7 +3634,6 @@ aes_gen_vaes256_gcm_dec_k192_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes256_gcm_dec_k192_w4, .-aes_gen_vaes256_gcm_dec_k192_w4
 
@@ -4012,7 +4008,6 @@ aes_gen_vaes256_gcm_dec_k192_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes256_gcm_dec_k192_w2, .-aes_gen_vaes256_gcm_dec_k192_w2
 
@@ -4285,7 +4280,6 @@ aes_gen_vaes256_gcm_dec_k192_w1:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes256_gcm_dec_k192_w1, .-aes_gen_vaes256_gcm_dec_k192_w1
 
@@ -5906,7 +5900,6 @@ aes_gen_vaes256_gcm_dec_k256_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes256_gcm_dec_k256_w4, .-aes_gen_vaes256_gcm_dec_k256_w4
 
@@ -6303,7 +6296,6 @@ aes_gen_vaes256_gcm_dec_k256_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes256_gcm_dec_k256_w2, .-aes_gen_vaes256_gcm_dec_k256_w2
 
@@ -6588,7 +6580,6 @@ aes_gen_vaes256_gcm_dec_k256_w1:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes256_gcm_dec_k256_w1, .-aes_gen_vaes256_gcm_dec_k256_w1
 

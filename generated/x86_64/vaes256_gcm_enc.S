@@ -1805,7 +1805,6 @@ aes_gen_vaes256_gcm_enc_k128_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes256_gcm_enc_k128_w4, .-aes_gen_vaes256_gcm_enc_k128_w4
 
@@ -2242,7 +2241,6 @@ aes_gen_vaes256_gcm_enc_k128_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes256_gcm_enc_k128_w2, .-aes_gen_vaes256_gcm_enc_k128_w2
 
@@ -2559,7 +2557,6 @@ aes_gen_vaes256_gcm_enc_k128_w1:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes256_gcm_enc_k128_w1, .-aes_gen_vaes256_gcm_enc_k128_w1
 
@@ -4403,7 +4400,6 @@ aes_gen_vaes256_gcm_enc_k192_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes256_gcm_enc_k192_w4, .-aes_gen_vaes256_gcm_enc_k192_w4
 
@@ -4868,7 +4864,6 @@ aes_gen_vaes256_gcm_enc_k192_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes256_gcm_enc_k192_w2, .-aes_gen_vaes256_gcm_enc_k192_w2
 
@@ -5201,7 +5196,6 @@ aes_gen_vaes256_gcm_enc_k192_w1:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes256_gcm_enc_k192_w1, .-aes_gen_vaes256_gcm_enc_k192_w1
 
@@ -7165,7 +7159,6 @@ aes_gen_vaes256_gcm_enc_k256_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes256_gcm_enc_k256_w4, .-aes_gen_vaes256_gcm_enc_k256_w4
 
@@ -7658,7 +7651,6 @@ aes_gen_vaes256_gcm_enc_k256_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes256_gcm_enc_k256_w2, .-aes_gen_vaes256_gcm_enc_k256_w2
 
@@ -8007,7 +7999,6 @@ aes_gen_vaes256_gcm_enc_k256_w1:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes256_gcm_enc_k256_w1, .-aes_gen_vaes256_gcm_enc_k256_w1
 

@@ -501,7 +501,6 @@ aes_gen_vaes256_xts_enc_k128_w1:
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vzeroupper
     ret
     .size aes_gen_vaes256_xts_enc_k128_w1, .-aes_gen_vaes256_xts_enc_k128_w1
 
@@ -995,7 +994,6 @@ aes_gen_vaes256_xts_enc_k192_w1:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_vaes256_xts_enc_k192_w1, .-aes_gen_vaes256_xts_enc_k192_w1
 
@@ -1512,8 +1510,6 @@ aes_gen_vaes256_xts_enc_k256_w1:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
-    vzeroupper
     ret
     .size aes_gen_vaes256_xts_enc_k256_w1, .-aes_gen_vaes256_xts_enc_k256_w1
 

@@ -637,7 +637,6 @@ aes_gen_vaes512_cbc_dec_k128_w3:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes512_cbc_dec_k128_w3, .-aes_gen_vaes512_cbc_dec_k128_w3
 
@@ -737,7 +736,6 @@ aes_gen_vaes512_cbc_dec_k128_w2:
     vpxor %xmm12, %xmm12, %xmm12
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
-    vzeroupper
     ret
     .size aes_gen_vaes512_cbc_dec_k128_w2, .-aes_gen_vaes512_cbc_dec_k128_w2
 
@@ -788,7 +786,6 @@ aes_gen_vaes512_cbc_dec_k128_w1:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_vaes512_cbc_dec_k128_w1, .-aes_gen_vaes512_cbc_dec_k128_w1
 
@@ -1490,7 +1487,6 @@ aes_gen_vaes512_cbc_dec_k192_w3:
     vpxor %xmm15, %xmm15, %xmm15
     vpxord %xmm16, %xmm16, %xmm16
     vpxord %xmm17, %xmm17, %xmm17
-    vzeroupper
     ret
     .size aes_gen_vaes512_cbc_dec_k192_w3, .-aes_gen_vaes512_cbc_dec_k192_w3
 
@@ -1600,7 +1596,6 @@ aes_gen_vaes512_cbc_dec_k192_w2:
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
     vpxord %xmm16, %xmm16, %xmm16
-    vzeroupper
     ret
     .size aes_gen_vaes512_cbc_dec_k192_w2, .-aes_gen_vaes512_cbc_dec_k192_w2
 
@@ -1653,7 +1648,6 @@ aes_gen_vaes512_cbc_dec_k192_w1:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_vaes512_cbc_dec_k192_w1, .-aes_gen_vaes512_cbc_dec_k192_w1
 
@@ -2421,7 +2415,6 @@ aes_gen_vaes512_cbc_dec_k256_w3:
     vpxord %xmm17, %xmm17, %xmm17
     vpxord %xmm18, %xmm18, %xmm18
     vpxord %xmm19, %xmm19, %xmm19
-    vzeroupper
     ret
     .size aes_gen_vaes512_cbc_dec_k256_w3, .-aes_gen_vaes512_cbc_dec_k256_w3
 
@@ -2541,7 +2534,6 @@ aes_gen_vaes512_cbc_dec_k256_w2:
     vpxord %xmm16, %xmm16, %xmm16
     vpxord %xmm17, %xmm17, %xmm17
     vpxord %xmm18, %xmm18, %xmm18
-    vzeroupper
     ret
     .size aes_gen_vaes512_cbc_dec_k256_w2, .-aes_gen_vaes512_cbc_dec_k256_w2
 
@@ -2596,7 +2588,6 @@ aes_gen_vaes512_cbc_dec_k256_w1:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_vaes512_cbc_dec_k256_w1, .-aes_gen_vaes512_cbc_dec_k256_w1
 

@@ -633,7 +633,6 @@ aes_gen_vaes512_cfb_dec_k128_w3:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes512_cfb_dec_k128_w3, .-aes_gen_vaes512_cfb_dec_k128_w3
 
@@ -733,7 +732,6 @@ aes_gen_vaes512_cfb_dec_k128_w2:
     vpxor %xmm12, %xmm12, %xmm12
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
-    vzeroupper
     ret
     .size aes_gen_vaes512_cfb_dec_k128_w2, .-aes_gen_vaes512_cfb_dec_k128_w2
 
@@ -784,7 +782,6 @@ aes_gen_vaes512_cfb_dec_k128_w1:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_vaes512_cfb_dec_k128_w1, .-aes_gen_vaes512_cfb_dec_k128_w1
 
@@ -1482,7 +1479,6 @@ aes_gen_vaes512_cfb_dec_k192_w3:
     vpxor %xmm15, %xmm15, %xmm15
     vpxord %xmm16, %xmm16, %xmm16
     vpxord %xmm17, %xmm17, %xmm17
-    vzeroupper
     ret
     .size aes_gen_vaes512_cfb_dec_k192_w3, .-aes_gen_vaes512_cfb_dec_k192_w3
 
@@ -1592,7 +1588,6 @@ aes_gen_vaes512_cfb_dec_k192_w2:
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
     vpxord %xmm16, %xmm16, %xmm16
-    vzeroupper
     ret
     .size aes_gen_vaes512_cfb_dec_k192_w2, .-aes_gen_vaes512_cfb_dec_k192_w2
 
@@ -1645,7 +1640,6 @@ aes_gen_vaes512_cfb_dec_k192_w1:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_vaes512_cfb_dec_k192_w1, .-aes_gen_vaes512_cfb_dec_k192_w1
 
@@ -2409,7 +2403,6 @@ aes_gen_vaes512_cfb_dec_k256_w3:
     vpxord %xmm17, %xmm17, %xmm17
     vpxord %xmm18, %xmm18, %xmm18
     vpxord %xmm19, %xmm19, %xmm19
-    vzeroupper
     ret
     .size aes_gen_vaes512_cfb_dec_k256_w3, .-aes_gen_vaes512_cfb_dec_k256_w3
 
@@ -2529,7 +2522,6 @@ aes_gen_vaes512_cfb_dec_k256_w2:
     vpxord %xmm16, %xmm16, %xmm16
     vpxord %xmm17, %xmm17, %xmm17
     vpxord %xmm18, %xmm18, %xmm18
-    vzeroupper
     ret
     .size aes_gen_vaes512_cfb_dec_k256_w2, .-aes_gen_vaes512_cfb_dec_k256_w2
 
@@ -2584,7 +2576,6 @@ aes_gen_vaes512_cfb_dec_k256_w1:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_vaes512_cfb_dec_k256_w1, .-aes_gen_vaes512_cfb_dec_k256_w1
 

@@ -1188,7 +1188,6 @@ aes_gen_vaes512_ctr_enc_k128_w3:
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
@@ -1200,7 +1199,6 @@ aes_gen_vaes512_ctr_enc_k128_w3:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes512_ctr_enc_k128_w3, .-aes_gen_vaes512_ctr_enc_k128_w3
 
@@ -1324,7 +1322,6 @@ aes_gen_vaes512_ctr_enc_k128_w2:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
@@ -1336,7 +1333,6 @@ aes_gen_vaes512_ctr_enc_k128_w2:
     vpxor %xmm12, %xmm12, %xmm12
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
-    vzeroupper
     ret
     .size aes_gen_vaes512_ctr_enc_k128_w2, .-aes_gen_vaes512_ctr_enc_k128_w2
 
@@ -1406,8 +1402,6 @@ aes_gen_vaes512_ctr_enc_k128_w1:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_vaes512_ctr_enc_k128_w1, .-aes_gen_vaes512_ctr_enc_k128_w1
 
@@ -2548,7 +2542,6 @@ aes_gen_vaes512_ctr_enc_k192_w3:
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
@@ -2562,7 +2555,6 @@ aes_gen_vaes512_ctr_enc_k192_w3:
     vpxor %xmm15, %xmm15, %xmm15
     vpxord %xmm16, %xmm16, %xmm16
     vpxord %xmm17, %xmm17, %xmm17
-    vzeroupper
     ret
     .size aes_gen_vaes512_ctr_enc_k192_w3, .-aes_gen_vaes512_ctr_enc_k192_w3
 
@@ -2694,7 +2686,6 @@ aes_gen_vaes512_ctr_enc_k192_w2:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
@@ -2708,7 +2699,6 @@ aes_gen_vaes512_ctr_enc_k192_w2:
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
     vpxord %xmm16, %xmm16, %xmm16
-    vzeroupper
     ret
     .size aes_gen_vaes512_ctr_enc_k192_w2, .-aes_gen_vaes512_ctr_enc_k192_w2
 
@@ -2780,8 +2770,6 @@ aes_gen_vaes512_ctr_enc_k192_w1:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_vaes512_ctr_enc_k192_w1, .-aes_gen_vaes512_ctr_enc_k192_w1
 
@@ -3986,7 +3974,6 @@ aes_gen_vaes512_ctr_enc_k256_w3:
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
@@ -4002,7 +3989,6 @@ aes_gen_vaes512_ctr_enc_k256_w3:
     vpxord %xmm17, %xmm17, %xmm17
     vpxord %xmm18, %xmm18, %xmm18
     vpxord %xmm19, %xmm19, %xmm19
-    vzeroupper
     ret
     .size aes_gen_vaes512_ctr_enc_k256_w3, .-aes_gen_vaes512_ctr_enc_k256_w3
 
@@ -4142,7 +4128,6 @@ aes_gen_vaes512_ctr_enc_k256_w2:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
@@ -4158,7 +4143,6 @@ aes_gen_vaes512_ctr_enc_k256_w2:
     vpxord %xmm16, %xmm16, %xmm16
     vpxord %xmm17, %xmm17, %xmm17
     vpxord %xmm18, %xmm18, %xmm18
-    vzeroupper
     ret
     .size aes_gen_vaes512_ctr_enc_k256_w2, .-aes_gen_vaes512_ctr_enc_k256_w2
 
@@ -4232,8 +4216,6 @@ aes_gen_vaes512_ctr_enc_k256_w1:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
-    vzeroupper
     ret
     .size aes_gen_vaes512_ctr_enc_k256_w1, .-aes_gen_vaes512_ctr_enc_k256_w1
 

@@ -172,7 +172,6 @@ aes_gen_vaes512_ecb_enc_k128_w32:
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vpxor %xmm11, %xmm11, %xmm11
@@ -295,7 +294,6 @@ aes_gen_vaes512_ecb_enc_k128_w16:
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
@@ -388,7 +386,6 @@ aes_gen_vaes512_ecb_enc_k128_w8:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
@@ -466,7 +463,6 @@ aes_gen_vaes512_ecb_enc_k128_w4:
 .Laes_gen_vaes512_ecb_enc_k128_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
-    vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
@@ -574,7 +570,6 @@ aes_gen_vaes512_ecb_enc_k128_w3:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
@@ -586,7 +581,6 @@ aes_gen_vaes512_ecb_enc_k128_w3:
     vpxor %xmm12, %xmm12, %xmm12
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
-    vzeroupper
     ret
     .size aes_gen_vaes512_ecb_enc_k128_w3, .-aes_gen_vaes512_ecb_enc_k128_w3
 
@@ -667,7 +661,6 @@ aes_gen_vaes512_ecb_enc_k128_w2:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
@@ -679,7 +672,6 @@ aes_gen_vaes512_ecb_enc_k128_w2:
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
     vpxor %xmm13, %xmm13, %xmm13
-    vzeroupper
     ret
     .size aes_gen_vaes512_ecb_enc_k128_w2, .-aes_gen_vaes512_ecb_enc_k128_w2
 
@@ -723,8 +715,6 @@ aes_gen_vaes512_ecb_enc_k128_w1:
 .Laes_gen_vaes512_ecb_enc_k128_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
-    vpxor %xmm1, %xmm1, %xmm1
-    vzeroupper
     ret
     .size aes_gen_vaes512_ecb_enc_k128_w1, .-aes_gen_vaes512_ecb_enc_k128_w1
 
@@ -915,7 +905,6 @@ aes_gen_vaes512_ecb_enc_k192_w32:
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vpxor %xmm11, %xmm11, %xmm11
@@ -1052,7 +1041,6 @@ aes_gen_vaes512_ecb_enc_k192_w16:
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
@@ -1155,7 +1143,6 @@ aes_gen_vaes512_ecb_enc_k192_w8:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
@@ -1241,7 +1228,6 @@ aes_gen_vaes512_ecb_enc_k192_w4:
 .Laes_gen_vaes512_ecb_enc_k192_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
-    vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
@@ -1361,7 +1347,6 @@ aes_gen_vaes512_ecb_enc_k192_w3:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
@@ -1375,7 +1360,6 @@ aes_gen_vaes512_ecb_enc_k192_w3:
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
     vpxord %xmm16, %xmm16, %xmm16
-    vzeroupper
     ret
     .size aes_gen_vaes512_ecb_enc_k192_w3, .-aes_gen_vaes512_ecb_enc_k192_w3
 
@@ -1464,7 +1448,6 @@ aes_gen_vaes512_ecb_enc_k192_w2:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
@@ -1478,7 +1461,6 @@ aes_gen_vaes512_ecb_enc_k192_w2:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
-    vzeroupper
     ret
     .size aes_gen_vaes512_ecb_enc_k192_w2, .-aes_gen_vaes512_ecb_enc_k192_w2
 
@@ -1524,8 +1506,6 @@ aes_gen_vaes512_ecb_enc_k192_w1:
 .Laes_gen_vaes512_ecb_enc_k192_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
-    vpxor %xmm1, %xmm1, %xmm1
-    vzeroupper
     ret
     .size aes_gen_vaes512_ecb_enc_k192_w1, .-aes_gen_vaes512_ecb_enc_k192_w1
 
@@ -1736,7 +1716,6 @@ aes_gen_vaes512_ecb_enc_k256_w32:
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
     vpxor %xmm11, %xmm11, %xmm11
@@ -1887,7 +1866,6 @@ aes_gen_vaes512_ecb_enc_k256_w16:
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
@@ -2000,7 +1978,6 @@ aes_gen_vaes512_ecb_enc_k256_w8:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
@@ -2094,7 +2071,6 @@ aes_gen_vaes512_ecb_enc_k256_w4:
 .Laes_gen_vaes512_ecb_enc_k256_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
-    vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
@@ -2226,7 +2202,6 @@ aes_gen_vaes512_ecb_enc_k256_w3:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
@@ -2242,7 +2217,6 @@ aes_gen_vaes512_ecb_enc_k256_w3:
     vpxord %xmm16, %xmm16, %xmm16
     vpxord %xmm17, %xmm17, %xmm17
     vpxord %xmm18, %xmm18, %xmm18
-    vzeroupper
     ret
     .size aes_gen_vaes512_ecb_enc_k256_w3, .-aes_gen_vaes512_ecb_enc_k256_w3
 
@@ -2339,7 +2313,6 @@ aes_gen_vaes512_ecb_enc_k256_w2:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
@@ -2355,7 +2328,6 @@ aes_gen_vaes512_ecb_enc_k256_w2:
     vpxor %xmm15, %xmm15, %xmm15
     vpxord %xmm16, %xmm16, %xmm16
     vpxord %xmm17, %xmm17, %xmm17
-    vzeroupper
     ret
     .size aes_gen_vaes512_ecb_enc_k256_w2, .-aes_gen_vaes512_ecb_enc_k256_w2
 
@@ -2403,8 +2375,6 @@ aes_gen_vaes512_ecb_enc_k256_w1:
 .Laes_gen_vaes512_ecb_enc_k256_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
-    vpxor %xmm1, %xmm1, %xmm1
-    vzeroupper
     ret
     .size aes_gen_vaes512_ecb_enc_k256_w1, .-aes_gen_vaes512_ecb_enc_k256_w1
 

@@ -2594,7 +2594,6 @@ aes_gen_vaes512_gcm_dec_k128_w4:
     vpxord %xmm22, %xmm22, %xmm22
     vpxord %xmm23, %xmm23, %xmm23
     vpxord %xmm24, %xmm24, %xmm24
-    vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k128_w4, .-aes_gen_vaes512_gcm_dec_k128_w4
 
@@ -2831,7 +2830,6 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
@@ -2847,7 +2845,6 @@ aes_gen_vaes512_gcm_dec_k128_w1:
     vpxord %xmm19, %xmm19, %xmm19
     vpxord %xmm20, %xmm20, %xmm20
     vpxord %xmm21, %xmm21, %xmm21
-    vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k128_w1, .-aes_gen_vaes512_gcm_dec_k128_w1
 
@@ -5442,7 +5439,6 @@ aes_gen_vaes512_gcm_dec_k192_w4:
     vpxord %xmm24, %xmm24, %xmm24
     vpxord %xmm25, %xmm25, %xmm25
     vpxord %xmm26, %xmm26, %xmm26
-    vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k192_w4, .-aes_gen_vaes512_gcm_dec_k192_w4
 
@@ -5689,7 +5685,6 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
@@ -5707,7 +5702,6 @@ aes_gen_vaes512_gcm_dec_k192_w1:
     vpxord %xmm21, %xmm21, %xmm21
     vpxord %xmm22, %xmm22, %xmm22
     vpxord %xmm23, %xmm23, %xmm23
-    vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k192_w1, .-aes_gen_vaes512_gcm_dec_k192_w1
 
@@ -8443,7 +8437,6 @@ aes_gen_vaes512_gcm_dec_k256_w4:
     vpxord %xmm26, %xmm26, %xmm26
     vpxord %xmm27, %xmm27, %xmm27
     vpxord %xmm28, %xmm28, %xmm28
-    vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k256_w4, .-aes_gen_vaes512_gcm_dec_k256_w4
 
@@ -8700,7 +8693,6 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
@@ -8720,7 +8712,6 @@ aes_gen_vaes512_gcm_dec_k256_w1:
     vpxord %xmm23, %xmm23, %xmm23
     vpxord %xmm24, %xmm24, %xmm24
     vpxord %xmm25, %xmm25, %xmm25
-    vzeroupper
     ret
     .size aes_gen_vaes512_gcm_dec_k256_w1, .-aes_gen_vaes512_gcm_dec_k256_w1
 

@@ -3185,7 +3185,6 @@ aes_gen_vaes512_gcm_enc_k128_w4:
     vpxord %xmm22, %xmm22, %xmm22
     vpxord %xmm23, %xmm23, %xmm23
     vpxord %xmm24, %xmm24, %xmm24
-    vzeroupper
     ret
     .size aes_gen_vaes512_gcm_enc_k128_w4, .-aes_gen_vaes512_gcm_enc_k128_w4
 
@@ -3472,7 +3471,6 @@ aes_gen_vaes512_gcm_enc_k128_w1:
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
@@ -3488,7 +3486,6 @@ aes_gen_vaes512_gcm_enc_k128_w1:
     vpxord %xmm19, %xmm19, %xmm19
     vpxord %xmm20, %xmm20, %xmm20
     vpxord %xmm21, %xmm21, %xmm21
-    vzeroupper
     ret
     .size aes_gen_vaes512_gcm_enc_k128_w1, .-aes_gen_vaes512_gcm_enc_k128_w1
 
@@ -6710,7 +6707,6 @@ aes_gen_vaes512_gcm_enc_k192_w4:
     vpxord %xmm24, %xmm24, %xmm24
     vpxord %xmm25, %xmm25, %xmm25
     vpxord %xmm26, %xmm26, %xmm26
-    vzeroupper
     ret
     .size aes_gen_vaes512_gcm_enc_k192_w4, .-aes_gen_vaes512_gcm_enc_k192_w4
 
@@ -7009,7 +7005,6 @@ aes_gen_vaes512_gcm_enc_k192_w1:
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
@@ -7027,7 +7022,6 @@ aes_gen_vaes512_gcm_enc_k192_w1:
     vpxord %xmm21, %xmm21, %xmm21
     vpxord %xmm22, %xmm22, %xmm22
     vpxord %xmm23, %xmm23, %xmm23
-    vzeroupper
     ret
     .size aes_gen_vaes512_gcm_enc_k192_w1, .-aes_gen_vaes512_gcm_enc_k192_w1
 
@@ -10426,7 +10420,6 @@ aes_gen_vaes512_gcm_enc_k256_w4:
     vpxord %xmm26, %xmm26, %xmm26
     vpxord %xmm27, %xmm27, %xmm27
     vpxord %xmm28, %xmm28, %xmm28
-    vzeroupper
     ret
     .size aes_gen_vaes512_gcm_enc_k256_w4, .-aes_gen_vaes512_gcm_enc_k256_w4
 
@@ -10737,7 +10730,6 @@ aes_gen_vaes512_gcm_enc_k256_w1:
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
@@ -10757,7 +10749,6 @@ aes_gen_vaes512_gcm_enc_k256_w1:
     vpxord %xmm23, %xmm23, %xmm23
     vpxord %xmm24, %xmm24, %xmm24
     vpxord %xmm25, %xmm25, %xmm25
-    vzeroupper
     ret
     .size aes_gen_vaes512_gcm_enc_k256_w1, .-aes_gen_vaes512_gcm_enc_k256_w1
 

@@ -840,7 +840,6 @@ aes_gen_vaes512_xts_dec_k128_w1:
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vzeroupper
     ret
     .size aes_gen_vaes512_xts_dec_k128_w1, .-aes_gen_vaes512_xts_dec_k128_w1
 
@@ -1657,7 +1656,6 @@ aes_gen_vaes512_xts_dec_k192_w1:
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vzeroupper
     ret
     .size aes_gen_vaes512_xts_dec_k192_w1, .-aes_gen_vaes512_xts_dec_k192_w1
 
@@ -2530,7 +2528,6 @@ aes_gen_vaes512_xts_dec_k256_w1:
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vzeroupper
     ret
     .size aes_gen_vaes512_xts_dec_k256_w1, .-aes_gen_vaes512_xts_dec_k256_w1
 

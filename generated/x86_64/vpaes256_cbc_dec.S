@@ -1780,7 +1780,6 @@ aes_gen_vpaes256_cbc_dec_k128_w1:
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
-    vzeroupper
     ret
     .size aes_gen_vpaes256_cbc_dec_k128_w1, .-aes_gen_vpaes256_cbc_dec_k128_w1
 
@@ -3782,7 +3781,6 @@ aes_gen_vpaes256_cbc_dec_k192_w1:
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
-    vzeroupper
     ret
     .size aes_gen_vpaes256_cbc_dec_k192_w1, .-aes_gen_vpaes256_cbc_dec_k192_w1
 
@@ -6094,7 +6092,6 @@ aes_gen_vpaes256_cbc_dec_k256_w1:
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
-    vzeroupper
     ret
     .size aes_gen_vpaes256_cbc_dec_k256_w1, .-aes_gen_vpaes256_cbc_dec_k256_w1
 

@@ -1454,7 +1454,6 @@ aes_gen_vpaes256_cfb_dec_k128_w1:
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
-    vzeroupper
     ret
     .size aes_gen_vpaes256_cfb_dec_k128_w1, .-aes_gen_vpaes256_cfb_dec_k128_w1
 
@@ -3058,7 +3057,6 @@ aes_gen_vpaes256_cfb_dec_k192_w1:
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
-    vzeroupper
     ret
     .size aes_gen_vpaes256_cfb_dec_k192_w1, .-aes_gen_vpaes256_cfb_dec_k192_w1
 
@@ -4900,7 +4898,6 @@ aes_gen_vpaes256_cfb_dec_k256_w1:
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
-    vzeroupper
     ret
     .size aes_gen_vpaes256_cfb_dec_k256_w1, .-aes_gen_vpaes256_cfb_dec_k256_w1
 

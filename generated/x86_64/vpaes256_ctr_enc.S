@@ -1586,7 +1586,6 @@ aes_gen_vpaes256_ctr_enc_k128_w1:
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
-    vzeroupper
     ret
     .size aes_gen_vpaes256_ctr_enc_k128_w1, .-aes_gen_vpaes256_ctr_enc_k128_w1
 
@@ -3295,7 +3294,6 @@ aes_gen_vpaes256_ctr_enc_k192_w1:
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
-    vzeroupper
     ret
     .size aes_gen_vpaes256_ctr_enc_k192_w1, .-aes_gen_vpaes256_ctr_enc_k192_w1
 
@@ -5242,7 +5240,6 @@ aes_gen_vpaes256_ctr_enc_k256_w1:
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
-    vzeroupper
     ret
     .size aes_gen_vpaes256_ctr_enc_k256_w1, .-aes_gen_vpaes256_ctr_enc_k256_w1
 

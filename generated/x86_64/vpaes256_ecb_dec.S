@@ -1759,7 +1759,6 @@ aes_gen_vpaes256_ecb_dec_k128_w1:
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
-    vzeroupper
     ret
     .size aes_gen_vpaes256_ecb_dec_k128_w1, .-aes_gen_vpaes256_ecb_dec_k128_w1
 
@@ -3740,7 +3739,6 @@ aes_gen_vpaes256_ecb_dec_k192_w1:
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
-    vzeroupper
     ret
     .size aes_gen_vpaes256_ecb_dec_k192_w1, .-aes_gen_vpaes256_ecb_dec_k192_w1
 
@@ -6031,7 +6029,6 @@ aes_gen_vpaes256_ecb_dec_k256_w1:
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
-    vzeroupper
     ret
     .size aes_gen_vpaes256_ecb_dec_k256_w1, .-aes_gen_vpaes256_ecb_dec_k256_w1
 

@@ -1435,7 +1435,6 @@ aes_gen_vpaes256_ecb_enc_k128_w1:
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
-    vzeroupper
     ret
     .size aes_gen_vpaes256_ecb_enc_k128_w1, .-aes_gen_vpaes256_ecb_enc_k128_w1
 
@@ -3020,7 +3019,6 @@ aes_gen_vpaes256_ecb_enc_k192_w1:
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
-    vzeroupper
     ret
     .size aes_gen_vpaes256_ecb_enc_k192_w1, .-aes_gen_vpaes256_ecb_enc_k192_w1
 
@@ -4843,7 +4841,6 @@ aes_gen_vpaes256_ecb_enc_k256_w1:
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
-    vzeroupper
     ret
     .size aes_gen_vpaes256_ecb_enc_k256_w1, .-aes_gen_vpaes256_ecb_enc_k256_w1
 

@@ -3248,7 +3248,6 @@ aes_gen_vpaes512_cbc_dec_k128_w1:
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
-    vzeroupper
     ret
     .size aes_gen_vpaes512_cbc_dec_k128_w1, .-aes_gen_vpaes512_cbc_dec_k128_w1
 
@@ -6950,7 +6949,6 @@ aes_gen_vpaes512_cbc_dec_k192_w1:
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
-    vzeroupper
     ret
     .size aes_gen_vpaes512_cbc_dec_k192_w1, .-aes_gen_vpaes512_cbc_dec_k192_w1
 
@@ -11236,7 +11234,6 @@ aes_gen_vpaes512_cbc_dec_k256_w1:
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
-    vzeroupper
     ret
     .size aes_gen_vpaes512_cbc_dec_k256_w1, .-aes_gen_vpaes512_cbc_dec_k256_w1
 

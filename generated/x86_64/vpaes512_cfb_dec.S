@@ -2669,7 +2669,6 @@ aes_gen_vpaes512_cfb_dec_k128_w1:
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
-    vzeroupper
     ret
     .size aes_gen_vpaes512_cfb_dec_k128_w1, .-aes_gen_vpaes512_cfb_dec_k128_w1
 
@@ -5664,7 +5663,6 @@ aes_gen_vpaes512_cfb_dec_k192_w1:
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
-    vzeroupper
     ret
     .size aes_gen_vpaes512_cfb_dec_k192_w1, .-aes_gen_vpaes512_cfb_dec_k192_w1
 
@@ -9115,7 +9113,6 @@ aes_gen_vpaes512_cfb_dec_k256_w1:
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
-    vzeroupper
     ret
     .size aes_gen_vpaes512_cfb_dec_k256_w1, .-aes_gen_vpaes512_cfb_dec_k256_w1
 

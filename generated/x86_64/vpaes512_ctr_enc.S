@@ -2974,7 +2974,6 @@ aes_gen_vpaes512_ctr_enc_k128_w1:
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
-    vzeroupper
     ret
     .size aes_gen_vpaes512_ctr_enc_k128_w1, .-aes_gen_vpaes512_ctr_enc_k128_w1
 
@@ -6211,7 +6210,6 @@ aes_gen_vpaes512_ctr_enc_k192_w1:
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
-    vzeroupper
     ret
     .size aes_gen_vpaes512_ctr_enc_k192_w1, .-aes_gen_vpaes512_ctr_enc_k192_w1
 
@@ -9904,7 +9902,6 @@ aes_gen_vpaes512_ctr_enc_k256_w1:
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
     vpxor %xmm10, %xmm10, %xmm10
-    vzeroupper
     ret
     .size aes_gen_vpaes512_ctr_enc_k256_w1, .-aes_gen_vpaes512_ctr_enc_k256_w1
 

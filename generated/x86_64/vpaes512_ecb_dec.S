@@ -3214,7 +3214,6 @@ aes_gen_vpaes512_ecb_dec_k128_w1:
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
-    vzeroupper
     ret
     .size aes_gen_vpaes512_ecb_dec_k128_w1, .-aes_gen_vpaes512_ecb_dec_k128_w1
 
@@ -6882,7 +6881,6 @@ aes_gen_vpaes512_ecb_dec_k192_w1:
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
-    vzeroupper
     ret
     .size aes_gen_vpaes512_ecb_dec_k192_w1, .-aes_gen_vpaes512_ecb_dec_k192_w1
 
@@ -11134,7 +11132,6 @@ aes_gen_vpaes512_ecb_dec_k256_w1:
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
-    vzeroupper
     ret
     .size aes_gen_vpaes512_ecb_dec_k256_w1, .-aes_gen_vpaes512_ecb_dec_k256_w1
 

@@ -2638,7 +2638,6 @@ aes_gen_vpaes512_ecb_enc_k128_w1:
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
-    vzeroupper
     ret
     .size aes_gen_vpaes512_ecb_enc_k128_w1, .-aes_gen_vpaes512_ecb_enc_k128_w1
 
@@ -5602,7 +5601,6 @@ aes_gen_vpaes512_ecb_enc_k192_w1:
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
-    vzeroupper
     ret
     .size aes_gen_vpaes512_ecb_enc_k192_w1, .-aes_gen_vpaes512_ecb_enc_k192_w1
 
@@ -9022,7 +9020,6 @@ aes_gen_vpaes512_ecb_enc_k256_w1:
     vpxor %xmm7, %xmm7, %xmm7
     vpxor %xmm8, %xmm8, %xmm8
     vpxor %xmm9, %xmm9, %xmm9
-    vzeroupper
     ret
     .size aes_gen_vpaes512_ecb_enc_k256_w1, .-aes_gen_vpaes512_ecb_enc_k256_w1
 
