@@ -134,8 +134,9 @@ def generate(request):
         files.update(module.emit(mine, render, backend))
         support = module.support(backend, render)
         files.update(support["files"])
-        functions += [{"symbol": s, "params": params, "what": what, "backend": name}
-                      for s, params, what in support["functions"]]
+        functions += [{"symbol": s, "params": params, "what": what, "backend": name,
+                       "needs": [f.upper() for f in variants.CPU_FEATURES if f in needs]}
+                      for s, params, what, needs in support["functions"]]
         # The library compiles the kernels' files (not, say, tilegx's drop-in).
         kernel_files = sorted({module.file_for(v) for v in mine} | set(support["files"]))
         sources.setdefault(backend.arch, []).extend(kernel_files)

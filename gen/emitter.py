@@ -18,8 +18,10 @@ the backends that name it in gen/variants.py.  It provides:
   report()        optional: the text of `aesgen.py --report <target>`
   support(backend, render)   optional: functions a backend adds beside its
                   kernels (aesni: its key setup), as {"files": {path: text},
-                  "functions": [(symbol, C parameters, what and what it needs)]}: compiled,
-                  declared in kernels.h and exported with the kernels
+                  "functions": [(symbol, C parameters, what and what it needs, the CPU
+                  features its instructions need)]}: compiled, declared in kernels.h
+                  (with AES_GEN_NEEDS_<symbol>, the features as the runtime's bits)
+                  and exported with the kernels
 
 contract_notes() writes the comment every kernel carries (its mode, key
 size, round keys, iv, nblocks and CPU needs), the same for every target.

@@ -115,19 +115,30 @@ static void expand_encryption(const uint8_t *key, size_t key_len, uint8_t *enc)
 void (*aes_gen_generated_setup(enum aes_gen_key_format format, unsigned key_bits,
                                uint32_t have))(const uint8_t *key, uint8_t *ks)
 {
+/* A flavor runs where the CPU has every feature its instructions need
+ * (kernels.h: AES_GEN_NEEDS_*, from the generated programs). */
+#define RUNS(needs) ((have & (needs)) == (needs))
 #if defined(AES_GEN_HAVE_AVX512_KEY_SETUP_K128) && defined(__x86_64__)
-    const uint32_t avx512 = AES_GEN_CPU_AESNI | AES_GEN_CPU_AVX512F | AES_GEN_CPU_AVX512VL;
-    if (format == AES_GEN_KF_fips && (have & avx512) == avx512)
-        return key_bits == 128 ? aes_gen_avx512_key_setup_k128
-               : key_bits == 192 ? aes_gen_avx512_key_setup_k192
-                                 : aes_gen_avx512_key_setup_k256;
+    if (format == AES_GEN_KF_fips) {
+        if (key_bits == 128 && RUNS(AES_GEN_NEEDS_AVX512_KEY_SETUP_K128))
+            return aes_gen_avx512_key_setup_k128;
+        if (key_bits == 192 && RUNS(AES_GEN_NEEDS_AVX512_KEY_SETUP_K192))
+            return aes_gen_avx512_key_setup_k192;
+        if (key_bits == 256 && RUNS(AES_GEN_NEEDS_AVX512_KEY_SETUP_K256))
+            return aes_gen_avx512_key_setup_k256;
+    }
 #endif
 #if defined(AES_GEN_HAVE_AESNI_KEY_SETUP_K128) && defined(__x86_64__)
-    if (format == AES_GEN_KF_fips && (have & AES_GEN_CPU_AESNI))
-        return key_bits == 128 ? aes_gen_aesni_key_setup_k128
-               : key_bits == 192 ? aes_gen_aesni_key_setup_k192
-                                 : aes_gen_aesni_key_setup_k256;
+    if (format == AES_GEN_KF_fips) {
+        if (key_bits == 128 && RUNS(AES_GEN_NEEDS_AESNI_KEY_SETUP_K128))
+            return aes_gen_aesni_key_setup_k128;
+        if (key_bits == 192 && RUNS(AES_GEN_NEEDS_AESNI_KEY_SETUP_K192))
+            return aes_gen_aesni_key_setup_k192;
+        if (key_bits == 256 && RUNS(AES_GEN_NEEDS_AESNI_KEY_SETUP_K256))
+            return aes_gen_aesni_key_setup_k256;
+    }
 #endif
+#undef RUNS
     (void)format, (void)key_bits, (void)have;
     return NULL;
 }

@@ -156,6 +156,24 @@ START_TEST(expand_key_follows_the_cpu)
 }
 END_TEST
 
+/* The generated key setups run only where the CPU has every feature their
+ * instructions need (kernels.h: AES_GEN_NEEDS_*): the SSE flavor's pshufb
+ * is SSSE3, which AES-NI alone does not promise. */
+START_TEST(key_setup_needs_every_feature)
+{
+#if defined(AES_GEN_HAVE_AESNI_KEY_SETUP_K128) && defined(__x86_64__)
+    const uint32_t aesni = AES_GEN_CPU_AESNI | AES_GEN_CPU_SSE2;
+    for (unsigned bits = 128; bits <= 256; bits += 64) {
+        ck_assert_ptr_null(aes_gen_generated_setup(AES_GEN_KF_fips, bits, aesni));
+        ck_assert_ptr_nonnull(aes_gen_generated_setup(AES_GEN_KF_fips, bits,
+                                                      aesni | AES_GEN_CPU_SSSE3));
+    }
+    ck_assert_ptr_eq(aes_gen_generated_setup(AES_GEN_KF_fips, 128, aesni | AES_GEN_CPU_SSSE3),
+                     aes_gen_aesni_key_setup_k128);
+#endif
+}
+END_TEST
+
 int main(void)
 {
     /* Detect the features (and report an unknown mask name) once, before
@@ -169,6 +187,7 @@ int main(void)
     tcase_add_test(tc, every_feature_subset);
     tcase_add_test(tc, default_obeys_the_policy);
     tcase_add_test(tc, expand_key_follows_the_cpu);
+    tcase_add_test(tc, key_setup_needs_every_feature);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

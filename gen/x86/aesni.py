@@ -18,7 +18,8 @@ class AesniEmitter(skeletons.SkeletonEmitter):
         return {"files": keysetup.emit(render),
                 "functions": [(keysetup.symbol(b, f), keysetup.PARAMS,
                                f"AES-{b} key setup into the fips format (both schedules); "
-                               f"needs {keysetup.FLAVORS[f].needs}")
+                               f"needs {keysetup.FLAVORS[f].needs}",
+                               keysetup.kernel(b, f)["program"].needs())
                               for f in keysetup.FLAVORS for b in (128, 192, 256)]}
 
 

@@ -100,7 +100,7 @@ class Isa:
             p("pxor", b, dst)
 
 
-FLAVORS = {"aesni": Isa(False, "AES-NI"),
+FLAVORS = {"aesni": Isa(False, "AES-NI and SSSE3"),
            "avx512": Isa(True, "AES-NI, AVX-512F and AVX-512VL")}
 
 
@@ -116,7 +116,7 @@ def _step(p, f, x, source, rcon, dword):
     else:
         p("movdqa", source, U)
         p("pshufb", mask, U)
-    f.unary(p, "movdqa", rip(p.const(RCONS).name, 16 * (RCON.index(rcon) + 1 if rcon else 0)),
+    f.unary(p, "movdqa", rip(p.const(RCONS).name, 16 * ((RCON.index(rcon) + 1) if rcon else 0)),
             R)
     f(p, "aesenclast", R, U)
     f(p, "shufps", 0x10, x, Z)
