@@ -1020,27 +1020,27 @@ aes_gen_kernel_fn aes_gen_vpaes512_ctr_enc_k256_w4;
 aes_gen_kernel_fn aes_gen_vpaes512_ctr_enc_k256_w1;
 
 /* Beside the kernels: */
-/* AES-128 key setup into the fips format (both schedules); needs AES-NI and SSSE3. */
+/* AES-128 key setup into the fips format (both schedules); needs AESNI, SSE2, SSSE3. */
 void aes_gen_aesni_key_setup_k128(const uint8_t *key, uint8_t *ks);
 #define AES_GEN_HAVE_AESNI_KEY_SETUP_K128 1
 #define AES_GEN_NEEDS_AESNI_KEY_SETUP_K128 (AES_GEN_CPU_SSE2 | AES_GEN_CPU_SSSE3 | AES_GEN_CPU_AESNI)
-/* AES-192 key setup into the fips format (both schedules); needs AES-NI and SSSE3. */
+/* AES-192 key setup into the fips format (both schedules); needs AESNI, SSE2, SSSE3. */
 void aes_gen_aesni_key_setup_k192(const uint8_t *key, uint8_t *ks);
 #define AES_GEN_HAVE_AESNI_KEY_SETUP_K192 1
 #define AES_GEN_NEEDS_AESNI_KEY_SETUP_K192 (AES_GEN_CPU_SSE2 | AES_GEN_CPU_SSSE3 | AES_GEN_CPU_AESNI)
-/* AES-256 key setup into the fips format (both schedules); needs AES-NI and SSSE3. */
+/* AES-256 key setup into the fips format (both schedules); needs AESNI, SSE2, SSSE3. */
 void aes_gen_aesni_key_setup_k256(const uint8_t *key, uint8_t *ks);
 #define AES_GEN_HAVE_AESNI_KEY_SETUP_K256 1
 #define AES_GEN_NEEDS_AESNI_KEY_SETUP_K256 (AES_GEN_CPU_SSE2 | AES_GEN_CPU_SSSE3 | AES_GEN_CPU_AESNI)
-/* AES-128 key setup into the fips format (both schedules); needs AES-NI, AVX-512F and AVX-512VL. */
+/* AES-128 key setup into the fips format (both schedules); needs AESNI, AVX, AVX512F, AVX512VL. */
 void aes_gen_avx512_key_setup_k128(const uint8_t *key, uint8_t *ks);
 #define AES_GEN_HAVE_AVX512_KEY_SETUP_K128 1
 #define AES_GEN_NEEDS_AVX512_KEY_SETUP_K128 (AES_GEN_CPU_AESNI | AES_GEN_CPU_AVX | AES_GEN_CPU_AVX512F | AES_GEN_CPU_AVX512VL)
-/* AES-192 key setup into the fips format (both schedules); needs AES-NI, AVX-512F and AVX-512VL. */
+/* AES-192 key setup into the fips format (both schedules); needs AESNI, AVX, AVX512F, AVX512VL. */
 void aes_gen_avx512_key_setup_k192(const uint8_t *key, uint8_t *ks);
 #define AES_GEN_HAVE_AVX512_KEY_SETUP_K192 1
 #define AES_GEN_NEEDS_AVX512_KEY_SETUP_K192 (AES_GEN_CPU_AESNI | AES_GEN_CPU_AVX | AES_GEN_CPU_AVX512F | AES_GEN_CPU_AVX512VL)
-/* AES-256 key setup into the fips format (both schedules); needs AES-NI, AVX-512F and AVX-512VL. */
+/* AES-256 key setup into the fips format (both schedules); needs AESNI, AVX, AVX512F, AVX512VL. */
 void aes_gen_avx512_key_setup_k256(const uint8_t *key, uint8_t *ks);
 #define AES_GEN_HAVE_AVX512_KEY_SETUP_K256 1
 #define AES_GEN_NEEDS_AVX512_KEY_SETUP_K256 (AES_GEN_CPU_AESNI | AES_GEN_CPU_AVX | AES_GEN_CPU_AVX512F | AES_GEN_CPU_AVX512VL)

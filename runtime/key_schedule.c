@@ -112,33 +112,36 @@ static void expand_encryption(const uint8_t *key, size_t key_len, uint8_t *enc)
     aes_gen_secure_zero(w, sizeof w);
 }
 
+#if defined(AES_GEN_HAVE_AESNI_KEY_SETUP_K128) && defined(__x86_64__)
+/* The generated key setups in preference order, each with the CPU features
+ * its instructions need (kernels.h: AES_GEN_NEEDS_*, from its program). */
+static const struct {
+    unsigned key_bits;
+    uint32_t needs;
+    void (*setup)(const uint8_t *key, uint8_t *ks);
+} generated_setups[] = {
+#define SETUPS(flavor, FLAVOR) \
+    {128, AES_GEN_NEEDS_##FLAVOR##_KEY_SETUP_K128, aes_gen_##flavor##_key_setup_k128}, \
+    {192, AES_GEN_NEEDS_##FLAVOR##_KEY_SETUP_K192, aes_gen_##flavor##_key_setup_k192}, \
+    {256, AES_GEN_NEEDS_##FLAVOR##_KEY_SETUP_K256, aes_gen_##flavor##_key_setup_k256}
+#if defined(AES_GEN_HAVE_AVX512_KEY_SETUP_K128)
+    SETUPS(avx512, AVX512),
+#endif
+    SETUPS(aesni, AESNI),
+#undef SETUPS
+};
+#endif
+
 void (*aes_gen_generated_setup(enum aes_gen_key_format format, unsigned key_bits,
                                uint32_t have))(const uint8_t *key, uint8_t *ks)
 {
-/* A flavor runs where the CPU has every feature its instructions need
- * (kernels.h: AES_GEN_NEEDS_*, from the generated programs). */
-#define RUNS(needs) ((have & (needs)) == (needs))
-#if defined(AES_GEN_HAVE_AVX512_KEY_SETUP_K128) && defined(__x86_64__)
-    if (format == AES_GEN_KF_fips) {
-        if (key_bits == 128 && RUNS(AES_GEN_NEEDS_AVX512_KEY_SETUP_K128))
-            return aes_gen_avx512_key_setup_k128;
-        if (key_bits == 192 && RUNS(AES_GEN_NEEDS_AVX512_KEY_SETUP_K192))
-            return aes_gen_avx512_key_setup_k192;
-        if (key_bits == 256 && RUNS(AES_GEN_NEEDS_AVX512_KEY_SETUP_K256))
-            return aes_gen_avx512_key_setup_k256;
-    }
-#endif
 #if defined(AES_GEN_HAVE_AESNI_KEY_SETUP_K128) && defined(__x86_64__)
-    if (format == AES_GEN_KF_fips) {
-        if (key_bits == 128 && RUNS(AES_GEN_NEEDS_AESNI_KEY_SETUP_K128))
-            return aes_gen_aesni_key_setup_k128;
-        if (key_bits == 192 && RUNS(AES_GEN_NEEDS_AESNI_KEY_SETUP_K192))
-            return aes_gen_aesni_key_setup_k192;
-        if (key_bits == 256 && RUNS(AES_GEN_NEEDS_AESNI_KEY_SETUP_K256))
-            return aes_gen_aesni_key_setup_k256;
-    }
+    for (size_t i = 0; format == AES_GEN_KF_fips && i < sizeof generated_setups /
+                                                          sizeof generated_setups[0]; i++)
+        if (generated_setups[i].key_bits == key_bits &&
+            (have & generated_setups[i].needs) == generated_setups[i].needs)
+            return generated_setups[i].setup;
 #endif
-#undef RUNS
     (void)format, (void)key_bits, (void)have;
     return NULL;
 }

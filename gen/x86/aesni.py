@@ -15,12 +15,7 @@ class AesniEmitter(skeletons.SkeletonEmitter):
     def support(self, backend, render):
         if backend.name != "aesni":
             return {"files": {}, "functions": []}
-        return {"files": keysetup.emit(render),
-                "functions": [(keysetup.symbol(b, f), keysetup.PARAMS,
-                               f"AES-{b} key setup into the fips format (both schedules); "
-                               f"needs {keysetup.FLAVORS[f].needs}",
-                               keysetup.kernel(b, f)["program"].needs())
-                              for f in keysetup.FLAVORS for b in (128, 192, 256)]}
+        return keysetup.support(render)
 
 
 EMITTER = AesniEmitter({"aesni": Vector(16, 16, "sse"), "aesni-avx": Vector(16, 16, "vex")},

@@ -43,16 +43,12 @@ PARAMS = "const uint8_t *key, uint8_t *ks"
 KEY, KS = gp("rdi"), gp("rsi")
 A, B, T, U, V, Z, R = (xmm(n) for n in range(7))
 
-# The step's word: (source word, rotated) by the dword of aeskeygenassist's
-# result that held it (1, 3: SubWord(RotWord(w)) ^ Rcon; 2: SubWord(w)).
-WORDS = {3: (3, True), 2: (3, False), 1: (1, True)}
 RCONS = Const(".Laes_gen_key_rcon", "entry i: Rcon[i] in every dword (entry 0: none)",
               tuple(f".quad 0x{r << 32 | r:016x}, 0x{r << 32 | r:016x}" for r in (0,) + RCON))
 
 
-def _word_mask(dword):
-    """pshufb's pattern: WORDS[dword] in every dword."""
-    w, rotated = WORDS[dword]
+def _word_mask(w, rotated):
+    """pshufb's pattern: word w of the source (rotated: RotWord of it) in every dword."""
     order = (1, 2, 3, 0) if rotated else (0, 1, 2, 3)
     b = [4 * w + i for i in order] * 2
     q = int.from_bytes(bytes(b), "little")
@@ -67,8 +63,8 @@ class Isa:
     step in one instruction, 8% faster a setup on Zen 5).  dst is last, as in
     AT&T; the two-operand forms read it."""
 
-    def __init__(self, vex, needs):
-        self.vex, self.needs = vex, needs
+    def __init__(self, vex):
+        self.vex = vex
 
     def __call__(self, p, op, *ops):
         """op src.., dst: dst = op(dst, src) (SSE) / op(src, dst) into dst (VEX)."""
@@ -100,24 +96,23 @@ class Isa:
             p("pxor", b, dst)
 
 
-FLAVORS = {"aesni": Isa(False, "AES-NI and SSSE3"),
-           "avx512": Isa(True, "AES-NI, AVX-512F and AVX-512VL")}
+FLAVORS = {"aesni": Isa(False), "avx512": Isa(True)}
 
 
-def _step(p, f, x, source, rcon, dword):
-    """x = prefix_xor(x) ^ broadcast(dword of aeskeygenassist(source, rcon)),
-    the broadcast word as pshufb and aesenclast give it (the module's note).
+def _step(p, f, x, source, word, rcon):
+    """x = prefix_xor(x) ^ the step's word in every dword: SubWord(RotWord(w))
+    ^ Rcon[rcon] for a round constant (rcon 1..), SubWord(w) for none (0), w
+    the source's word `word`, by pshufb and aesenclast (the module's note).
     The prefix xor (x's dwords become x0, x0^x1, x0^x1^x2, x0^..^x3) through Z,
     whose dword 0 stays zero: Z = 0, 0, x1, x0; x ^= Z; Z = 0, x0, x0, x1^x2;
     then x ^= Z ^ the broadcast word."""
-    mask = rip(p.const(_word_mask(dword)).name)
+    mask = rip(p.const(_word_mask(word, rotated=rcon > 0)).name)
     if f.vex:
         p("vpshufb", mask, source, U)
     else:
         p("movdqa", source, U)
         p("pshufb", mask, U)
-    f.unary(p, "movdqa", rip(p.const(RCONS).name, 16 * ((RCON.index(rcon) + 1) if rcon else 0)),
-            R)
+    f.unary(p, "movdqa", rip(p.const(RCONS).name, 16 * rcon), R)
     f(p, "aesenclast", R, U)
     f(p, "shufps", 0x10, x, Z)
     f(p, "pxor", Z, x)
@@ -147,7 +142,7 @@ def _k128(p, f):
     f.unary(p, "movdqu", mem(KEY, 0, show_zero=True), A)
     _store_both(p, f, A, 0, 10)
     for r in range(1, 11):
-        _step(p, f, A, A, RCON[r - 1], 3)
+        _step(p, f, A, A, 3, r)
         _store_both(p, f, A, r, 10)
 
 
@@ -158,10 +153,10 @@ def _k256(p, f):
     _store_both(p, f, B, 1, 14)
     for r in range(2, 15):
         if r % 2 == 0:  # words 8j..8j+3: SubWord(RotWord(last word)) ^ Rcon
-            _step(p, f, A, B, RCON[r // 2 - 1], 3)
+            _step(p, f, A, B, 3, r // 2)
             _store_both(p, f, A, r, 14)
         else:           # words 8j+4..8j+7: SubWord(last word)
-            _step(p, f, B, A, 0, 2)
+            _step(p, f, B, A, 3, 0)
             _store_both(p, f, B, r, 14)
 
 
@@ -173,7 +168,7 @@ def _k192(p, f):
     f.unary(p, "movdqu", A, _enc(0))
     f.unary(p, "movdqu", B, mem(KS, 16))
     for j in range(8):  # words 6j+6 .. 6j+11 (the last step needs four)
-        _step(p, f, A, B, RCON[j], 1)
+        _step(p, f, A, B, 1, j + 1)
         f.unary(p, "movdqu", A, mem(KS, 24 * j + 24))
         if j == 7:
             break
@@ -223,7 +218,8 @@ def kernel(bits, flavor="aesni"):
     return {"symbol": symbol(bits, flavor), "params": PARAMS, "program": p,
             "consts": list(p.consts.values()),
             "body": p.lines(), "regmap": list(REGMAP),
-            "notes": [f"AES-{bits} key setup ({rounds} rounds), {f.needs}: the fips format, "
+            "bits": bits,
+            "notes": [f"AES-{bits} key setup ({rounds} rounds): the fips format, "
                       f"encryption round keys at ks, decryption (equivalent inverse cipher) at "
                       f"ks + {DEC_OFFSET}, zeros elsewhere to ks + {ZERO_TO}; key: {bits // 8} bytes, "
                       "any alignment.",
@@ -233,7 +229,15 @@ def kernel(bits, flavor="aesni"):
 PATH = "x86_64/aesni_key_setup.S"
 
 
-def emit(render):
-    """{path: text}: the three key sizes' setup in each flavor, one file."""
+def support(render):
+    """The three key sizes' setup in each flavor, one file, and the functions
+    kernels.h declares (emitter.py: support), each with the CPU features its
+    program needs."""
     kernels = [kernel(b, f) for f in FLAVORS for b in (128, 192, 256)]
-    return {PATH: render("x86_kernels.S.j2", kernels=kernels, rodata=merge_consts(kernels))}
+    needs = [k["program"].needs() for k in kernels]
+    return {"files": {PATH: render("x86_kernels.S.j2", kernels=kernels,
+                                   rodata=merge_consts(kernels))},
+            "functions": [(k["symbol"], PARAMS,
+                           f"AES-{k['bits']} key setup into the fips format (both schedules); "
+                           "needs " + ", ".join(sorted(n.upper() for n in need)), need)
+                          for k, need in zip(kernels, needs)]}

@@ -31,7 +31,7 @@
     .text
 
 # int aes_gen_aesni_key_setup_k128(const uint8_t *key, uint8_t *ks);
-# AES-128 key setup (10 rounds), AES-NI and SSSE3: the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 16 bytes, any alignment.
+# AES-128 key setup (10 rounds): the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 16 bytes, any alignment.
 # Requires: AESNI, SSE2, SSSE3.
 # Register map:
 #   %xmm0 the step's key words (AES-256: the even round keys)
@@ -189,7 +189,7 @@ aes_gen_aesni_key_setup_k128:
     .size aes_gen_aesni_key_setup_k128, .-aes_gen_aesni_key_setup_k128
 
 # int aes_gen_aesni_key_setup_k192(const uint8_t *key, uint8_t *ks);
-# AES-192 key setup (12 rounds), AES-NI and SSSE3: the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 24 bytes, any alignment.
+# AES-192 key setup (12 rounds): the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 24 bytes, any alignment.
 # Requires: AESNI, SSE2, SSSE3.
 # Register map:
 #   %xmm0 the step's key words (AES-256: the even round keys)
@@ -385,7 +385,7 @@ aes_gen_aesni_key_setup_k192:
     .size aes_gen_aesni_key_setup_k192, .-aes_gen_aesni_key_setup_k192
 
 # int aes_gen_aesni_key_setup_k256(const uint8_t *key, uint8_t *ks);
-# AES-256 key setup (14 rounds), AES-NI and SSSE3: the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 32 bytes, any alignment.
+# AES-256 key setup (14 rounds): the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 32 bytes, any alignment.
 # Requires: AESNI, SSE2, SSSE3.
 # Register map:
 #   %xmm0 the step's key words (AES-256: the even round keys)
@@ -575,7 +575,7 @@ aes_gen_aesni_key_setup_k256:
     .size aes_gen_aesni_key_setup_k256, .-aes_gen_aesni_key_setup_k256
 
 # int aes_gen_avx512_key_setup_k128(const uint8_t *key, uint8_t *ks);
-# AES-128 key setup (10 rounds), AES-NI, AVX-512F and AVX-512VL: the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 16 bytes, any alignment.
+# AES-128 key setup (10 rounds): the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 16 bytes, any alignment.
 # Requires: AESNI, AVX, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 the step's key words (AES-256: the even round keys)
@@ -708,7 +708,7 @@ aes_gen_avx512_key_setup_k128:
     .size aes_gen_avx512_key_setup_k128, .-aes_gen_avx512_key_setup_k128
 
 # int aes_gen_avx512_key_setup_k192(const uint8_t *key, uint8_t *ks);
-# AES-192 key setup (12 rounds), AES-NI, AVX-512F and AVX-512VL: the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 24 bytes, any alignment.
+# AES-192 key setup (12 rounds): the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 24 bytes, any alignment.
 # Requires: AESNI, AVX, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 the step's key words (AES-256: the even round keys)
@@ -880,7 +880,7 @@ aes_gen_avx512_key_setup_k192:
     .size aes_gen_avx512_key_setup_k192, .-aes_gen_avx512_key_setup_k192
 
 # int aes_gen_avx512_key_setup_k256(const uint8_t *key, uint8_t *ks);
-# AES-256 key setup (14 rounds), AES-NI, AVX-512F and AVX-512VL: the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 32 bytes, any alignment.
+# AES-256 key setup (14 rounds): the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 32 bytes, any alignment.
 # Requires: AESNI, AVX, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 the step's key words (AES-256: the even round keys)
