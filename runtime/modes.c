@@ -123,8 +123,9 @@ static void run_tail(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t iv[
 
 /* One mode call: the checks (before anything is written), whole blocks
  * through the kernels, then, for a mode that takes any length, the tail. */
-static inline int crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv, void *dst,
-                        const void *src, size_t len)
+static __attribute__((noinline)) int crypt_checked(const aes_gen_key *k, uint8_t *iv, void *dst,
+                                                   const void *src, size_t len,
+                                                   enum aes_gen_mode_dir md)
 {
     const struct aes_gen_mode_info *m = &aes_gen_modes[md];
     const int needs_iv = m->iv != AES_GEN_IV_NONE;
@@ -143,6 +144,38 @@ static inline int crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t 
     if (len > whole)
         run_tail(k, md, iv, (uint8_t *)dst + whole, (const uint8_t *)src + whole, len - whole);
     return AES_GEN_OK;
+}
+
+static __attribute__((noinline)) int crypt_none(const aes_gen_key *k, void *dst, const void *src,
+                                                size_t len, enum aes_gen_mode_dir md)
+{
+    return crypt_checked(k, NULL, dst, src, len, md);
+}
+
+/* A message that one kernel call takes (whole blocks, at most the key's start
+ * width, a length whose table entry takes them all: internal.h) goes straight
+ * there after the argument checks: a handful of instructions, one untaken
+ * branch per check, a tail call.  Anything else, errors included, goes
+ * through crypt_checked.  At 16 bytes of independent messages the call is
+ * bound by instructions issued, not by the AES rounds. */
+static inline int crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv, void *dst,
+                        const void *src, size_t len)
+{
+    const int needs_iv = aes_gen_modes[md].iv != AES_GEN_IV_NONE;
+    if (__builtin_expect(k && k->private_magic == AES_GEN_KEY_MAGIC && dst && src &&
+                             (!needs_iv || iv),
+                         1)) {
+        const struct aes_gen_pick *picks = aes_gen_picks + k->private_picks[md];
+        /* len <= the limit (len 0 wraps round), so len fits the entries' bytes */
+        if (__builtin_expect(len - 1 < picks->bytes, 1)) {
+            const struct aes_gen_pick *e = &picks[len / 16];
+            if (__builtin_expect(e->bytes == (uint32_t)len, 1))
+                return e->fn(aes_gen_schedule(k, md), needs_iv ? iv : NULL, dst, src, len / 16);
+        }
+    }
+    /* Each in its caller's argument order, so that the checks above need no
+     * copies of the arguments kept for it. */
+    return needs_iv ? crypt_checked(k, iv, dst, src, len, md) : crypt_none(k, dst, src, len, md);
 }
 
 int aes_gen_crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv, void *dst,

@@ -78,12 +78,14 @@ static void fill_picks(void)
                         ki--;
                     const size_t w = aes_gen_registry[ki].width;
                     aes_gen_picks[at + n] = (struct aes_gen_pick){
-                        aes_gen_registry[ki].fn.block, (uint16_t)ki, (uint16_t)(n - n % w)};
+                        aes_gen_registry[ki].fn.block, (uint16_t)ki, (uint16_t)(n - n % w),
+                        n && n % w == 0 ? (uint32_t)(16 * n) : 0};
                 }
                 size_t first;
                 tuned_range((enum aes_gen_backend_id)b, (enum aes_gen_mode_dir)md, bits_of[ks],
                             &first);
                 aes_gen_picks[at].blocks = (uint16_t)aes_gen_registry[first].width;
+                aes_gen_picks[at].bytes = 16u * aes_gen_registry[first].width;
                 at += g->widest + 1u;
             }
 }

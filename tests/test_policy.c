@@ -40,7 +40,12 @@ static void check_picks(const struct aes_gen_mode_plan *plan, uint32_t have)
         for (unsigned i = plan->first; i < e.kernel; i++)
             ck_assert_msg(aes_gen_registry[i].width > n, "features 0x%x: %u blocks: %s before %s",
                           have, n, aes_gen_registry[i].symbol, aes_gen_registry[e.kernel].symbol);
+        /* the public functions' one-call test: the length, only where one call takes it all */
+        ck_assert_msg(e.bytes == (e.blocks == n ? 16 * n : 0), "features 0x%x: %s: %u blocks: "
+                      "bytes %u", have, aes_gen_registry[plan->first].symbol, n, e.bytes);
     }
+    ck_assert_msg(picks[0].bytes == 16 * widest, "features 0x%x: %s: the limit is %u bytes", have,
+                  aes_gen_registry[plan->first].symbol, picks[0].bytes);
 }
 
 static void check_plans(const struct aes_gen_plans *p, uint32_t have)
