@@ -91,9 +91,14 @@ class Kernel:
         return mem(self.arg("dst"), 16 * block, show_zero=True)
 
     def loop(self, width, body, countdown=False):
-        """The group loop on the kernel's src, dst and nblocks."""
-        group_loop(self.p, width, body, self.arg("nblocks"), self.arg("src"), self.arg("dst"),
-                   countdown=countdown)
+        """The group loop on the kernel's src, dst and nblocks; what follows
+        it uses none of them (the last group leaves them where they are)."""
+        if countdown:
+            group_loop(self.p, width, body, self.arg("nblocks"), self.arg("src"),
+                       self.arg("dst"), countdown=True)
+        else:
+            exit_before_advancing(self.p, width, body, self.arg("nblocks"), self.arg("src"),
+                                  self.arg("dst"))
 
     def key(self, r):
         """The register holding round key r, loading it into tmp if spilled;
@@ -247,6 +252,27 @@ def group_loop(p, width, body, n, src, dst, suffix="", countdown=False, unit=1,
     else:
         p("cmp" + suffix, unit * width, n)
         p("jae", loop)
+    p.place(done)
+
+
+def exit_before_advancing(p, width, body, n, src, dst):
+    """while (n >= width) { body(); n -= W; if (n < W) break; src += 16W; dst += 16W; }
+
+    n holds the blocks left minus W from the first test on.  A message of
+    one group (what the public functions' short path calls) costs two fused
+    subtract-and-branch instructions around its body, no pointer updates;
+    each further group the same four instructions as group_loop's."""
+    done, loop = p.label("done"), p.label("loop")
+    p("sub", width, n)
+    p("jb", done)
+    p.directive(".p2align 4")
+    p.place(loop)
+    body()
+    p("sub", width, n)
+    p("jb", done)
+    p("add", 16 * width, src)
+    p("add", 16 * width, dst)
+    p("jmp", loop)
     p.place(done)
 
 

@@ -37,7 +37,7 @@ aes_gen_aesni_avx_cbc_dec_k128_w12:
     vmovdqu 0(%rdi), %xmm14
     vmovdqu 160(%rdi), %xmm15
     vmovdqu (%rsi), %xmm12
-    cmp $12, %r8
+    sub $12, %r8
     jb .Laes_gen_aesni_avx_cbc_dec_k128_w12_done
     .p2align 4
 .Laes_gen_aesni_avx_cbc_dec_k128_w12_loop:
@@ -219,11 +219,11 @@ aes_gen_aesni_avx_cbc_dec_k128_w12:
     vmovdqu %xmm9, 144(%rdx)
     vmovdqu %xmm10, 160(%rdx)
     vmovdqu %xmm11, 176(%rdx)
+    sub $12, %r8
+    jb .Laes_gen_aesni_avx_cbc_dec_k128_w12_done
     add $192, %rcx
     add $192, %rdx
-    sub $12, %r8
-    cmp $12, %r8
-    jae .Laes_gen_aesni_avx_cbc_dec_k128_w12_loop
+    jmp .Laes_gen_aesni_avx_cbc_dec_k128_w12_loop
 .Laes_gen_aesni_avx_cbc_dec_k128_w12_done:
     vmovdqu %xmm12, (%rsi)
     xor %eax, %eax
@@ -282,7 +282,7 @@ aes_gen_aesni_avx_cbc_dec_k128_w8:
     vmovdqu 144(%rdi), %xmm12
     vmovdqu 160(%rdi), %xmm11
     vmovdqu (%rsi), %xmm8
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_aesni_avx_cbc_dec_k128_w8_done
     .p2align 4
 .Laes_gen_aesni_avx_cbc_dec_k128_w8_loop:
@@ -404,11 +404,11 @@ aes_gen_aesni_avx_cbc_dec_k128_w8:
     vmovdqu %xmm5, 80(%rdx)
     vmovdqu %xmm6, 96(%rdx)
     vmovdqu %xmm7, 112(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_aesni_avx_cbc_dec_k128_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_aesni_avx_cbc_dec_k128_w8_loop
+    jmp .Laes_gen_aesni_avx_cbc_dec_k128_w8_loop
 .Laes_gen_aesni_avx_cbc_dec_k128_w8_done:
     vmovdqu %xmm8, (%rsi)
     xor %eax, %eax
@@ -471,7 +471,7 @@ aes_gen_aesni_avx_cbc_dec_k128_w4:
     vmovdqu 144(%rdi), %xmm8
     vmovdqu 160(%rdi), %xmm7
     vmovdqu (%rsi), %xmm4
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_avx_cbc_dec_k128_w4_done
     .p2align 4
 .Laes_gen_aesni_avx_cbc_dec_k128_w4_loop:
@@ -533,11 +533,11 @@ aes_gen_aesni_avx_cbc_dec_k128_w4:
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
     vmovdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_avx_cbc_dec_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_avx_cbc_dec_k128_w4_loop
+    jmp .Laes_gen_aesni_avx_cbc_dec_k128_w4_loop
 .Laes_gen_aesni_avx_cbc_dec_k128_w4_done:
     vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -600,7 +600,7 @@ aes_gen_aesni_avx_cbc_dec_k128_w2:
     vmovdqu 144(%rdi), %xmm6
     vmovdqu 160(%rdi), %xmm5
     vmovdqu (%rsi), %xmm2
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_avx_cbc_dec_k128_w2_done
     .p2align 4
 .Laes_gen_aesni_avx_cbc_dec_k128_w2_loop:
@@ -633,11 +633,11 @@ aes_gen_aesni_avx_cbc_dec_k128_w2:
     vmovdqu 16(%rcx), %xmm2
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_avx_cbc_dec_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_avx_cbc_dec_k128_w2_loop
+    jmp .Laes_gen_aesni_avx_cbc_dec_k128_w2_loop
 .Laes_gen_aesni_avx_cbc_dec_k128_w2_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -676,7 +676,7 @@ aes_gen_aesni_avx_cbc_dec_k128_w2:
 aes_gen_aesni_avx_cbc_dec_k128_w1:
     endbr64
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_avx_cbc_dec_k128_w1_done
     .p2align 4
 .Laes_gen_aesni_avx_cbc_dec_k128_w1_loop:
@@ -695,11 +695,11 @@ aes_gen_aesni_avx_cbc_dec_k128_w1:
     .byte 0xc4,0xe2,0x79,0xdf,0xc2         # vaesdeclast %xmm2, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_avx_cbc_dec_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_avx_cbc_dec_k128_w1_loop
+    jmp .Laes_gen_aesni_avx_cbc_dec_k128_w1_loop
 .Laes_gen_aesni_avx_cbc_dec_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -741,7 +741,7 @@ aes_gen_aesni_avx_cbc_dec_k192_w12:
     vmovdqu 0(%rdi), %xmm14
     vmovdqu 192(%rdi), %xmm15
     vmovdqu (%rsi), %xmm12
-    cmp $12, %r8
+    sub $12, %r8
     jb .Laes_gen_aesni_avx_cbc_dec_k192_w12_done
     .p2align 4
 .Laes_gen_aesni_avx_cbc_dec_k192_w12_loop:
@@ -949,11 +949,11 @@ aes_gen_aesni_avx_cbc_dec_k192_w12:
     vmovdqu %xmm9, 144(%rdx)
     vmovdqu %xmm10, 160(%rdx)
     vmovdqu %xmm11, 176(%rdx)
+    sub $12, %r8
+    jb .Laes_gen_aesni_avx_cbc_dec_k192_w12_done
     add $192, %rcx
     add $192, %rdx
-    sub $12, %r8
-    cmp $12, %r8
-    jae .Laes_gen_aesni_avx_cbc_dec_k192_w12_loop
+    jmp .Laes_gen_aesni_avx_cbc_dec_k192_w12_loop
 .Laes_gen_aesni_avx_cbc_dec_k192_w12_done:
     vmovdqu %xmm12, (%rsi)
     xor %eax, %eax
@@ -1012,7 +1012,7 @@ aes_gen_aesni_avx_cbc_dec_k192_w8:
     vmovdqu 176(%rdi), %xmm12
     vmovdqu 192(%rdi), %xmm11
     vmovdqu (%rsi), %xmm8
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_aesni_avx_cbc_dec_k192_w8_done
     .p2align 4
 .Laes_gen_aesni_avx_cbc_dec_k192_w8_loop:
@@ -1152,11 +1152,11 @@ aes_gen_aesni_avx_cbc_dec_k192_w8:
     vmovdqu %xmm5, 80(%rdx)
     vmovdqu %xmm6, 96(%rdx)
     vmovdqu %xmm7, 112(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_aesni_avx_cbc_dec_k192_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_aesni_avx_cbc_dec_k192_w8_loop
+    jmp .Laes_gen_aesni_avx_cbc_dec_k192_w8_loop
 .Laes_gen_aesni_avx_cbc_dec_k192_w8_done:
     vmovdqu %xmm8, (%rsi)
     xor %eax, %eax
@@ -1219,7 +1219,7 @@ aes_gen_aesni_avx_cbc_dec_k192_w4:
     vmovdqu 176(%rdi), %xmm8
     vmovdqu 192(%rdi), %xmm7
     vmovdqu (%rsi), %xmm4
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_avx_cbc_dec_k192_w4_done
     .p2align 4
 .Laes_gen_aesni_avx_cbc_dec_k192_w4_loop:
@@ -1291,11 +1291,11 @@ aes_gen_aesni_avx_cbc_dec_k192_w4:
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
     vmovdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_avx_cbc_dec_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_avx_cbc_dec_k192_w4_loop
+    jmp .Laes_gen_aesni_avx_cbc_dec_k192_w4_loop
 .Laes_gen_aesni_avx_cbc_dec_k192_w4_done:
     vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -1360,7 +1360,7 @@ aes_gen_aesni_avx_cbc_dec_k192_w2:
     vmovdqu 176(%rdi), %xmm6
     vmovdqu 192(%rdi), %xmm5
     vmovdqu (%rsi), %xmm2
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_avx_cbc_dec_k192_w2_done
     .p2align 4
 .Laes_gen_aesni_avx_cbc_dec_k192_w2_loop:
@@ -1398,11 +1398,11 @@ aes_gen_aesni_avx_cbc_dec_k192_w2:
     vmovdqu 16(%rcx), %xmm2
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_avx_cbc_dec_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_avx_cbc_dec_k192_w2_loop
+    jmp .Laes_gen_aesni_avx_cbc_dec_k192_w2_loop
 .Laes_gen_aesni_avx_cbc_dec_k192_w2_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -1442,7 +1442,7 @@ aes_gen_aesni_avx_cbc_dec_k192_w2:
 aes_gen_aesni_avx_cbc_dec_k192_w1:
     endbr64
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_avx_cbc_dec_k192_w1_done
     .p2align 4
 .Laes_gen_aesni_avx_cbc_dec_k192_w1_loop:
@@ -1463,11 +1463,11 @@ aes_gen_aesni_avx_cbc_dec_k192_w1:
     .byte 0xc4,0xe2,0x79,0xdf,0xc2         # vaesdeclast %xmm2, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_avx_cbc_dec_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_avx_cbc_dec_k192_w1_loop
+    jmp .Laes_gen_aesni_avx_cbc_dec_k192_w1_loop
 .Laes_gen_aesni_avx_cbc_dec_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -1509,7 +1509,7 @@ aes_gen_aesni_avx_cbc_dec_k256_w12:
     vmovdqu 0(%rdi), %xmm14
     vmovdqu 224(%rdi), %xmm15
     vmovdqu (%rsi), %xmm12
-    cmp $12, %r8
+    sub $12, %r8
     jb .Laes_gen_aesni_avx_cbc_dec_k256_w12_done
     .p2align 4
 .Laes_gen_aesni_avx_cbc_dec_k256_w12_loop:
@@ -1743,11 +1743,11 @@ aes_gen_aesni_avx_cbc_dec_k256_w12:
     vmovdqu %xmm9, 144(%rdx)
     vmovdqu %xmm10, 160(%rdx)
     vmovdqu %xmm11, 176(%rdx)
+    sub $12, %r8
+    jb .Laes_gen_aesni_avx_cbc_dec_k256_w12_done
     add $192, %rcx
     add $192, %rdx
-    sub $12, %r8
-    cmp $12, %r8
-    jae .Laes_gen_aesni_avx_cbc_dec_k256_w12_loop
+    jmp .Laes_gen_aesni_avx_cbc_dec_k256_w12_loop
 .Laes_gen_aesni_avx_cbc_dec_k256_w12_done:
     vmovdqu %xmm12, (%rsi)
     xor %eax, %eax
@@ -1806,7 +1806,7 @@ aes_gen_aesni_avx_cbc_dec_k256_w8:
     vmovdqu 208(%rdi), %xmm12
     vmovdqu 224(%rdi), %xmm11
     vmovdqu (%rsi), %xmm8
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_aesni_avx_cbc_dec_k256_w8_done
     .p2align 4
 .Laes_gen_aesni_avx_cbc_dec_k256_w8_loop:
@@ -1964,11 +1964,11 @@ aes_gen_aesni_avx_cbc_dec_k256_w8:
     vmovdqu %xmm5, 80(%rdx)
     vmovdqu %xmm6, 96(%rdx)
     vmovdqu %xmm7, 112(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_aesni_avx_cbc_dec_k256_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_aesni_avx_cbc_dec_k256_w8_loop
+    jmp .Laes_gen_aesni_avx_cbc_dec_k256_w8_loop
 .Laes_gen_aesni_avx_cbc_dec_k256_w8_done:
     vmovdqu %xmm8, (%rsi)
     xor %eax, %eax
@@ -2031,7 +2031,7 @@ aes_gen_aesni_avx_cbc_dec_k256_w4:
     vmovdqu 208(%rdi), %xmm8
     vmovdqu 224(%rdi), %xmm7
     vmovdqu (%rsi), %xmm4
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_avx_cbc_dec_k256_w4_done
     .p2align 4
 .Laes_gen_aesni_avx_cbc_dec_k256_w4_loop:
@@ -2113,11 +2113,11 @@ aes_gen_aesni_avx_cbc_dec_k256_w4:
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
     vmovdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_avx_cbc_dec_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_avx_cbc_dec_k256_w4_loop
+    jmp .Laes_gen_aesni_avx_cbc_dec_k256_w4_loop
 .Laes_gen_aesni_avx_cbc_dec_k256_w4_done:
     vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -2182,7 +2182,7 @@ aes_gen_aesni_avx_cbc_dec_k256_w2:
     vmovdqu 208(%rdi), %xmm6
     vmovdqu 224(%rdi), %xmm5
     vmovdqu (%rsi), %xmm2
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_avx_cbc_dec_k256_w2_done
     .p2align 4
 .Laes_gen_aesni_avx_cbc_dec_k256_w2_loop:
@@ -2226,11 +2226,11 @@ aes_gen_aesni_avx_cbc_dec_k256_w2:
     vmovdqu 16(%rcx), %xmm2
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_avx_cbc_dec_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_avx_cbc_dec_k256_w2_loop
+    jmp .Laes_gen_aesni_avx_cbc_dec_k256_w2_loop
 .Laes_gen_aesni_avx_cbc_dec_k256_w2_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -2270,7 +2270,7 @@ aes_gen_aesni_avx_cbc_dec_k256_w2:
 aes_gen_aesni_avx_cbc_dec_k256_w1:
     endbr64
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_avx_cbc_dec_k256_w1_done
     .p2align 4
 .Laes_gen_aesni_avx_cbc_dec_k256_w1_loop:
@@ -2293,11 +2293,11 @@ aes_gen_aesni_avx_cbc_dec_k256_w1:
     .byte 0xc4,0xe2,0x79,0xdf,0xc2         # vaesdeclast %xmm2, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_avx_cbc_dec_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_avx_cbc_dec_k256_w1_loop
+    jmp .Laes_gen_aesni_avx_cbc_dec_k256_w1_loop
 .Laes_gen_aesni_avx_cbc_dec_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax

@@ -91,7 +91,7 @@ aes_gen_aesni_avx_ctr_enc_k128_w12:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $12, %r8
+    sub $12, %r8
     jb .Laes_gen_aesni_avx_ctr_enc_k128_w12_done
     .p2align 4
 .Laes_gen_aesni_avx_ctr_enc_k128_w12_loop:
@@ -364,11 +364,11 @@ aes_gen_aesni_avx_ctr_enc_k128_w12:
     vmovdqu %xmm9, 144(%rdx)
     vmovdqu %xmm10, 160(%rdx)
     vmovdqu %xmm11, 176(%rdx)
+    sub $12, %r8
+    jb .Laes_gen_aesni_avx_ctr_enc_k128_w12_done
     add $192, %rcx
     add $192, %rdx
-    sub $12, %r8
-    cmp $12, %r8
-    jae .Laes_gen_aesni_avx_ctr_enc_k128_w12_loop
+    jmp .Laes_gen_aesni_avx_ctr_enc_k128_w12_loop
 .Laes_gen_aesni_avx_ctr_enc_k128_w12_done:
     vmovdqu %xmm12, (%rsi)
     xor %eax, %eax
@@ -432,7 +432,7 @@ aes_gen_aesni_avx_ctr_enc_k128_w8:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_aesni_avx_ctr_enc_k128_w8_done
     .p2align 4
 .Laes_gen_aesni_avx_ctr_enc_k128_w8_loop:
@@ -621,11 +621,11 @@ aes_gen_aesni_avx_ctr_enc_k128_w8:
     vmovdqu %xmm5, 80(%rdx)
     vmovdqu %xmm6, 96(%rdx)
     vmovdqu %xmm7, 112(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_aesni_avx_ctr_enc_k128_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_aesni_avx_ctr_enc_k128_w8_loop
+    jmp .Laes_gen_aesni_avx_ctr_enc_k128_w8_loop
 .Laes_gen_aesni_avx_ctr_enc_k128_w8_done:
     vmovdqu %xmm8, (%rsi)
     xor %eax, %eax
@@ -693,7 +693,7 @@ aes_gen_aesni_avx_ctr_enc_k128_w4:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_avx_ctr_enc_k128_w4_done
     .p2align 4
 .Laes_gen_aesni_avx_ctr_enc_k128_w4_loop:
@@ -798,11 +798,11 @@ aes_gen_aesni_avx_ctr_enc_k128_w4:
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
     vmovdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_avx_ctr_enc_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_avx_ctr_enc_k128_w4_loop
+    jmp .Laes_gen_aesni_avx_ctr_enc_k128_w4_loop
 .Laes_gen_aesni_avx_ctr_enc_k128_w4_done:
     vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -870,7 +870,7 @@ aes_gen_aesni_avx_ctr_enc_k128_w2:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_avx_ctr_enc_k128_w2_done
     .p2align 4
 .Laes_gen_aesni_avx_ctr_enc_k128_w2_loop:
@@ -934,11 +934,11 @@ aes_gen_aesni_avx_ctr_enc_k128_w2:
     vpxor 16(%rcx), %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_avx_ctr_enc_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_avx_ctr_enc_k128_w2_loop
+    jmp .Laes_gen_aesni_avx_ctr_enc_k128_w2_loop
 .Laes_gen_aesni_avx_ctr_enc_k128_w2_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -981,7 +981,7 @@ aes_gen_aesni_avx_ctr_enc_k128_w1:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_avx_ctr_enc_k128_w1_done
     .p2align 4
 .Laes_gen_aesni_avx_ctr_enc_k128_w1_loop:
@@ -1015,11 +1015,11 @@ aes_gen_aesni_avx_ctr_enc_k128_w1:
     .byte 0xc4,0xe2,0x79,0xdd,0x87,0xa0,0x00,0x00,0x00 # vaesenclast 160(%rdi), %xmm0, %xmm0
     vpxor 0(%rcx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_avx_ctr_enc_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_avx_ctr_enc_k128_w1_loop
+    jmp .Laes_gen_aesni_avx_ctr_enc_k128_w1_loop
 .Laes_gen_aesni_avx_ctr_enc_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -1065,7 +1065,7 @@ aes_gen_aesni_avx_ctr_enc_k192_w12:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $12, %r8
+    sub $12, %r8
     jb .Laes_gen_aesni_avx_ctr_enc_k192_w12_done
     .p2align 4
 .Laes_gen_aesni_avx_ctr_enc_k192_w12_loop:
@@ -1364,11 +1364,11 @@ aes_gen_aesni_avx_ctr_enc_k192_w12:
     vmovdqu %xmm9, 144(%rdx)
     vmovdqu %xmm10, 160(%rdx)
     vmovdqu %xmm11, 176(%rdx)
+    sub $12, %r8
+    jb .Laes_gen_aesni_avx_ctr_enc_k192_w12_done
     add $192, %rcx
     add $192, %rdx
-    sub $12, %r8
-    cmp $12, %r8
-    jae .Laes_gen_aesni_avx_ctr_enc_k192_w12_loop
+    jmp .Laes_gen_aesni_avx_ctr_enc_k192_w12_loop
 .Laes_gen_aesni_avx_ctr_enc_k192_w12_done:
     vmovdqu %xmm12, (%rsi)
     xor %eax, %eax
@@ -1432,7 +1432,7 @@ aes_gen_aesni_avx_ctr_enc_k192_w8:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_aesni_avx_ctr_enc_k192_w8_done
     .p2align 4
 .Laes_gen_aesni_avx_ctr_enc_k192_w8_loop:
@@ -1639,11 +1639,11 @@ aes_gen_aesni_avx_ctr_enc_k192_w8:
     vmovdqu %xmm5, 80(%rdx)
     vmovdqu %xmm6, 96(%rdx)
     vmovdqu %xmm7, 112(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_aesni_avx_ctr_enc_k192_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_aesni_avx_ctr_enc_k192_w8_loop
+    jmp .Laes_gen_aesni_avx_ctr_enc_k192_w8_loop
 .Laes_gen_aesni_avx_ctr_enc_k192_w8_done:
     vmovdqu %xmm8, (%rsi)
     xor %eax, %eax
@@ -1711,7 +1711,7 @@ aes_gen_aesni_avx_ctr_enc_k192_w4:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_avx_ctr_enc_k192_w4_done
     .p2align 4
 .Laes_gen_aesni_avx_ctr_enc_k192_w4_loop:
@@ -1826,11 +1826,11 @@ aes_gen_aesni_avx_ctr_enc_k192_w4:
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
     vmovdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_avx_ctr_enc_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_avx_ctr_enc_k192_w4_loop
+    jmp .Laes_gen_aesni_avx_ctr_enc_k192_w4_loop
 .Laes_gen_aesni_avx_ctr_enc_k192_w4_done:
     vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -1900,7 +1900,7 @@ aes_gen_aesni_avx_ctr_enc_k192_w2:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_avx_ctr_enc_k192_w2_done
     .p2align 4
 .Laes_gen_aesni_avx_ctr_enc_k192_w2_loop:
@@ -1969,11 +1969,11 @@ aes_gen_aesni_avx_ctr_enc_k192_w2:
     vpxor 16(%rcx), %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_avx_ctr_enc_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_avx_ctr_enc_k192_w2_loop
+    jmp .Laes_gen_aesni_avx_ctr_enc_k192_w2_loop
 .Laes_gen_aesni_avx_ctr_enc_k192_w2_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -2018,7 +2018,7 @@ aes_gen_aesni_avx_ctr_enc_k192_w1:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_avx_ctr_enc_k192_w1_done
     .p2align 4
 .Laes_gen_aesni_avx_ctr_enc_k192_w1_loop:
@@ -2054,11 +2054,11 @@ aes_gen_aesni_avx_ctr_enc_k192_w1:
     .byte 0xc4,0xe2,0x79,0xdd,0x87,0xc0,0x00,0x00,0x00 # vaesenclast 192(%rdi), %xmm0, %xmm0
     vpxor 0(%rcx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_avx_ctr_enc_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_avx_ctr_enc_k192_w1_loop
+    jmp .Laes_gen_aesni_avx_ctr_enc_k192_w1_loop
 .Laes_gen_aesni_avx_ctr_enc_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -2104,7 +2104,7 @@ aes_gen_aesni_avx_ctr_enc_k256_w12:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $12, %r8
+    sub $12, %r8
     jb .Laes_gen_aesni_avx_ctr_enc_k256_w12_done
     .p2align 4
 .Laes_gen_aesni_avx_ctr_enc_k256_w12_loop:
@@ -2429,11 +2429,11 @@ aes_gen_aesni_avx_ctr_enc_k256_w12:
     vmovdqu %xmm9, 144(%rdx)
     vmovdqu %xmm10, 160(%rdx)
     vmovdqu %xmm11, 176(%rdx)
+    sub $12, %r8
+    jb .Laes_gen_aesni_avx_ctr_enc_k256_w12_done
     add $192, %rcx
     add $192, %rdx
-    sub $12, %r8
-    cmp $12, %r8
-    jae .Laes_gen_aesni_avx_ctr_enc_k256_w12_loop
+    jmp .Laes_gen_aesni_avx_ctr_enc_k256_w12_loop
 .Laes_gen_aesni_avx_ctr_enc_k256_w12_done:
     vmovdqu %xmm12, (%rsi)
     xor %eax, %eax
@@ -2497,7 +2497,7 @@ aes_gen_aesni_avx_ctr_enc_k256_w8:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_aesni_avx_ctr_enc_k256_w8_done
     .p2align 4
 .Laes_gen_aesni_avx_ctr_enc_k256_w8_loop:
@@ -2722,11 +2722,11 @@ aes_gen_aesni_avx_ctr_enc_k256_w8:
     vmovdqu %xmm5, 80(%rdx)
     vmovdqu %xmm6, 96(%rdx)
     vmovdqu %xmm7, 112(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_aesni_avx_ctr_enc_k256_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_aesni_avx_ctr_enc_k256_w8_loop
+    jmp .Laes_gen_aesni_avx_ctr_enc_k256_w8_loop
 .Laes_gen_aesni_avx_ctr_enc_k256_w8_done:
     vmovdqu %xmm8, (%rsi)
     xor %eax, %eax
@@ -2794,7 +2794,7 @@ aes_gen_aesni_avx_ctr_enc_k256_w4:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_avx_ctr_enc_k256_w4_done
     .p2align 4
 .Laes_gen_aesni_avx_ctr_enc_k256_w4_loop:
@@ -2919,11 +2919,11 @@ aes_gen_aesni_avx_ctr_enc_k256_w4:
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
     vmovdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_avx_ctr_enc_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_avx_ctr_enc_k256_w4_loop
+    jmp .Laes_gen_aesni_avx_ctr_enc_k256_w4_loop
 .Laes_gen_aesni_avx_ctr_enc_k256_w4_done:
     vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -2993,7 +2993,7 @@ aes_gen_aesni_avx_ctr_enc_k256_w2:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_avx_ctr_enc_k256_w2_done
     .p2align 4
 .Laes_gen_aesni_avx_ctr_enc_k256_w2_loop:
@@ -3068,11 +3068,11 @@ aes_gen_aesni_avx_ctr_enc_k256_w2:
     vpxor 16(%rcx), %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_avx_ctr_enc_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_avx_ctr_enc_k256_w2_loop
+    jmp .Laes_gen_aesni_avx_ctr_enc_k256_w2_loop
 .Laes_gen_aesni_avx_ctr_enc_k256_w2_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -3117,7 +3117,7 @@ aes_gen_aesni_avx_ctr_enc_k256_w1:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_avx_ctr_enc_k256_w1_done
     .p2align 4
 .Laes_gen_aesni_avx_ctr_enc_k256_w1_loop:
@@ -3155,11 +3155,11 @@ aes_gen_aesni_avx_ctr_enc_k256_w1:
     .byte 0xc4,0xe2,0x79,0xdd,0x87,0xe0,0x00,0x00,0x00 # vaesenclast 224(%rdi), %xmm0, %xmm0
     vpxor 0(%rcx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_avx_ctr_enc_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_avx_ctr_enc_k256_w1_loop
+    jmp .Laes_gen_aesni_avx_ctr_enc_k256_w1_loop
 .Laes_gen_aesni_avx_ctr_enc_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax

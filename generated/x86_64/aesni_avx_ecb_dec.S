@@ -37,7 +37,7 @@ aes_gen_aesni_avx_ecb_dec_k128_w12:
     vmovdqu 0(%rdi), %xmm13
     vmovdqu 144(%rdi), %xmm15
     vmovdqu 160(%rdi), %xmm14
-    cmp $12, %r8
+    sub $12, %r8
     jb .Laes_gen_aesni_avx_ecb_dec_k128_w12_done
     .p2align 4
 .Laes_gen_aesni_avx_ecb_dec_k128_w12_loop:
@@ -205,11 +205,11 @@ aes_gen_aesni_avx_ecb_dec_k128_w12:
     vmovdqu %xmm9, 144(%rdx)
     vmovdqu %xmm10, 160(%rdx)
     vmovdqu %xmm11, 176(%rdx)
+    sub $12, %r8
+    jb .Laes_gen_aesni_avx_ecb_dec_k128_w12_done
     add $192, %rcx
     add $192, %rdx
-    sub $12, %r8
-    cmp $12, %r8
-    jae .Laes_gen_aesni_avx_ecb_dec_k128_w12_loop
+    jmp .Laes_gen_aesni_avx_ecb_dec_k128_w12_loop
 .Laes_gen_aesni_avx_ecb_dec_k128_w12_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -267,7 +267,7 @@ aes_gen_aesni_avx_ecb_dec_k128_w8:
     vmovdqu 128(%rdi), %xmm12
     vmovdqu 144(%rdi), %xmm11
     vmovdqu 160(%rdi), %xmm10
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_aesni_avx_ecb_dec_k128_w8_done
     .p2align 4
 .Laes_gen_aesni_avx_ecb_dec_k128_w8_loop:
@@ -379,11 +379,11 @@ aes_gen_aesni_avx_ecb_dec_k128_w8:
     vmovdqu %xmm5, 80(%rdx)
     vmovdqu %xmm6, 96(%rdx)
     vmovdqu %xmm7, 112(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_aesni_avx_ecb_dec_k128_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_aesni_avx_ecb_dec_k128_w8_loop
+    jmp .Laes_gen_aesni_avx_ecb_dec_k128_w8_loop
 .Laes_gen_aesni_avx_ecb_dec_k128_w8_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -445,7 +445,7 @@ aes_gen_aesni_avx_ecb_dec_k128_w4:
     vmovdqu 128(%rdi), %xmm8
     vmovdqu 144(%rdi), %xmm7
     vmovdqu 160(%rdi), %xmm6
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_avx_ecb_dec_k128_w4_done
     .p2align 4
 .Laes_gen_aesni_avx_ecb_dec_k128_w4_loop:
@@ -501,11 +501,11 @@ aes_gen_aesni_avx_ecb_dec_k128_w4:
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
     vmovdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_avx_ecb_dec_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_avx_ecb_dec_k128_w4_loop
+    jmp .Laes_gen_aesni_avx_ecb_dec_k128_w4_loop
 .Laes_gen_aesni_avx_ecb_dec_k128_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -564,7 +564,7 @@ aes_gen_aesni_avx_ecb_dec_k128_w2:
     vmovdqu 128(%rdi), %xmm6
     vmovdqu 144(%rdi), %xmm5
     vmovdqu 160(%rdi), %xmm4
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_avx_ecb_dec_k128_w2_done
     .p2align 4
 .Laes_gen_aesni_avx_ecb_dec_k128_w2_loop:
@@ -594,11 +594,11 @@ aes_gen_aesni_avx_ecb_dec_k128_w2:
     .byte 0xc4,0xe2,0x71,0xdf,0xcc         # vaesdeclast %xmm4, %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_avx_ecb_dec_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_avx_ecb_dec_k128_w2_loop
+    jmp .Laes_gen_aesni_avx_ecb_dec_k128_w2_loop
 .Laes_gen_aesni_avx_ecb_dec_k128_w2_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -632,7 +632,7 @@ aes_gen_aesni_avx_ecb_dec_k128_w2:
     .p2align 5
 aes_gen_aesni_avx_ecb_dec_k128_w1:
     endbr64
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_avx_ecb_dec_k128_w1_done
     .p2align 4
 .Laes_gen_aesni_avx_ecb_dec_k128_w1_loop:
@@ -649,11 +649,11 @@ aes_gen_aesni_avx_ecb_dec_k128_w1:
     .byte 0xc4,0xe2,0x79,0xde,0x87,0x90,0x00,0x00,0x00 # vaesdec 144(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdf,0x87,0xa0,0x00,0x00,0x00 # vaesdeclast 160(%rdi), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_avx_ecb_dec_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_avx_ecb_dec_k128_w1_loop
+    jmp .Laes_gen_aesni_avx_ecb_dec_k128_w1_loop
 .Laes_gen_aesni_avx_ecb_dec_k128_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -692,7 +692,7 @@ aes_gen_aesni_avx_ecb_dec_k192_w12:
     vmovdqu 0(%rdi), %xmm13
     vmovdqu 176(%rdi), %xmm15
     vmovdqu 192(%rdi), %xmm14
-    cmp $12, %r8
+    sub $12, %r8
     jb .Laes_gen_aesni_avx_ecb_dec_k192_w12_done
     .p2align 4
 .Laes_gen_aesni_avx_ecb_dec_k192_w12_loop:
@@ -886,11 +886,11 @@ aes_gen_aesni_avx_ecb_dec_k192_w12:
     vmovdqu %xmm9, 144(%rdx)
     vmovdqu %xmm10, 160(%rdx)
     vmovdqu %xmm11, 176(%rdx)
+    sub $12, %r8
+    jb .Laes_gen_aesni_avx_ecb_dec_k192_w12_done
     add $192, %rcx
     add $192, %rdx
-    sub $12, %r8
-    cmp $12, %r8
-    jae .Laes_gen_aesni_avx_ecb_dec_k192_w12_loop
+    jmp .Laes_gen_aesni_avx_ecb_dec_k192_w12_loop
 .Laes_gen_aesni_avx_ecb_dec_k192_w12_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -948,7 +948,7 @@ aes_gen_aesni_avx_ecb_dec_k192_w8:
     vmovdqu 160(%rdi), %xmm12
     vmovdqu 176(%rdi), %xmm11
     vmovdqu 192(%rdi), %xmm10
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_aesni_avx_ecb_dec_k192_w8_done
     .p2align 4
 .Laes_gen_aesni_avx_ecb_dec_k192_w8_loop:
@@ -1078,11 +1078,11 @@ aes_gen_aesni_avx_ecb_dec_k192_w8:
     vmovdqu %xmm5, 80(%rdx)
     vmovdqu %xmm6, 96(%rdx)
     vmovdqu %xmm7, 112(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_aesni_avx_ecb_dec_k192_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_aesni_avx_ecb_dec_k192_w8_loop
+    jmp .Laes_gen_aesni_avx_ecb_dec_k192_w8_loop
 .Laes_gen_aesni_avx_ecb_dec_k192_w8_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1144,7 +1144,7 @@ aes_gen_aesni_avx_ecb_dec_k192_w4:
     vmovdqu 160(%rdi), %xmm8
     vmovdqu 176(%rdi), %xmm7
     vmovdqu 192(%rdi), %xmm6
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_avx_ecb_dec_k192_w4_done
     .p2align 4
 .Laes_gen_aesni_avx_ecb_dec_k192_w4_loop:
@@ -1210,11 +1210,11 @@ aes_gen_aesni_avx_ecb_dec_k192_w4:
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
     vmovdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_avx_ecb_dec_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_avx_ecb_dec_k192_w4_loop
+    jmp .Laes_gen_aesni_avx_ecb_dec_k192_w4_loop
 .Laes_gen_aesni_avx_ecb_dec_k192_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1278,7 +1278,7 @@ aes_gen_aesni_avx_ecb_dec_k192_w2:
     vmovdqu 160(%rdi), %xmm6
     vmovdqu 176(%rdi), %xmm5
     vmovdqu 192(%rdi), %xmm4
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_avx_ecb_dec_k192_w2_done
     .p2align 4
 .Laes_gen_aesni_avx_ecb_dec_k192_w2_loop:
@@ -1312,11 +1312,11 @@ aes_gen_aesni_avx_ecb_dec_k192_w2:
     .byte 0xc4,0xe2,0x71,0xdf,0xcc         # vaesdeclast %xmm4, %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_avx_ecb_dec_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_avx_ecb_dec_k192_w2_loop
+    jmp .Laes_gen_aesni_avx_ecb_dec_k192_w2_loop
 .Laes_gen_aesni_avx_ecb_dec_k192_w2_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1352,7 +1352,7 @@ aes_gen_aesni_avx_ecb_dec_k192_w2:
     .p2align 5
 aes_gen_aesni_avx_ecb_dec_k192_w1:
     endbr64
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_avx_ecb_dec_k192_w1_done
     .p2align 4
 .Laes_gen_aesni_avx_ecb_dec_k192_w1_loop:
@@ -1371,11 +1371,11 @@ aes_gen_aesni_avx_ecb_dec_k192_w1:
     .byte 0xc4,0xe2,0x79,0xde,0x87,0xb0,0x00,0x00,0x00 # vaesdec 176(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdf,0x87,0xc0,0x00,0x00,0x00 # vaesdeclast 192(%rdi), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_avx_ecb_dec_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_avx_ecb_dec_k192_w1_loop
+    jmp .Laes_gen_aesni_avx_ecb_dec_k192_w1_loop
 .Laes_gen_aesni_avx_ecb_dec_k192_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1414,7 +1414,7 @@ aes_gen_aesni_avx_ecb_dec_k256_w12:
     vmovdqu 0(%rdi), %xmm13
     vmovdqu 208(%rdi), %xmm15
     vmovdqu 224(%rdi), %xmm14
-    cmp $12, %r8
+    sub $12, %r8
     jb .Laes_gen_aesni_avx_ecb_dec_k256_w12_done
     .p2align 4
 .Laes_gen_aesni_avx_ecb_dec_k256_w12_loop:
@@ -1634,11 +1634,11 @@ aes_gen_aesni_avx_ecb_dec_k256_w12:
     vmovdqu %xmm9, 144(%rdx)
     vmovdqu %xmm10, 160(%rdx)
     vmovdqu %xmm11, 176(%rdx)
+    sub $12, %r8
+    jb .Laes_gen_aesni_avx_ecb_dec_k256_w12_done
     add $192, %rcx
     add $192, %rdx
-    sub $12, %r8
-    cmp $12, %r8
-    jae .Laes_gen_aesni_avx_ecb_dec_k256_w12_loop
+    jmp .Laes_gen_aesni_avx_ecb_dec_k256_w12_loop
 .Laes_gen_aesni_avx_ecb_dec_k256_w12_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1696,7 +1696,7 @@ aes_gen_aesni_avx_ecb_dec_k256_w8:
     vmovdqu 192(%rdi), %xmm12
     vmovdqu 208(%rdi), %xmm11
     vmovdqu 224(%rdi), %xmm10
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_aesni_avx_ecb_dec_k256_w8_done
     .p2align 4
 .Laes_gen_aesni_avx_ecb_dec_k256_w8_loop:
@@ -1844,11 +1844,11 @@ aes_gen_aesni_avx_ecb_dec_k256_w8:
     vmovdqu %xmm5, 80(%rdx)
     vmovdqu %xmm6, 96(%rdx)
     vmovdqu %xmm7, 112(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_aesni_avx_ecb_dec_k256_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_aesni_avx_ecb_dec_k256_w8_loop
+    jmp .Laes_gen_aesni_avx_ecb_dec_k256_w8_loop
 .Laes_gen_aesni_avx_ecb_dec_k256_w8_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1910,7 +1910,7 @@ aes_gen_aesni_avx_ecb_dec_k256_w4:
     vmovdqu 192(%rdi), %xmm8
     vmovdqu 208(%rdi), %xmm7
     vmovdqu 224(%rdi), %xmm6
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_avx_ecb_dec_k256_w4_done
     .p2align 4
 .Laes_gen_aesni_avx_ecb_dec_k256_w4_loop:
@@ -1986,11 +1986,11 @@ aes_gen_aesni_avx_ecb_dec_k256_w4:
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
     vmovdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_avx_ecb_dec_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_avx_ecb_dec_k256_w4_loop
+    jmp .Laes_gen_aesni_avx_ecb_dec_k256_w4_loop
 .Laes_gen_aesni_avx_ecb_dec_k256_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -2054,7 +2054,7 @@ aes_gen_aesni_avx_ecb_dec_k256_w2:
     vmovdqu 192(%rdi), %xmm6
     vmovdqu 208(%rdi), %xmm5
     vmovdqu 224(%rdi), %xmm4
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_avx_ecb_dec_k256_w2_done
     .p2align 4
 .Laes_gen_aesni_avx_ecb_dec_k256_w2_loop:
@@ -2094,11 +2094,11 @@ aes_gen_aesni_avx_ecb_dec_k256_w2:
     .byte 0xc4,0xe2,0x71,0xdf,0xcc         # vaesdeclast %xmm4, %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_avx_ecb_dec_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_avx_ecb_dec_k256_w2_loop
+    jmp .Laes_gen_aesni_avx_ecb_dec_k256_w2_loop
 .Laes_gen_aesni_avx_ecb_dec_k256_w2_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -2135,7 +2135,7 @@ aes_gen_aesni_avx_ecb_dec_k256_w2:
     .p2align 5
 aes_gen_aesni_avx_ecb_dec_k256_w1:
     endbr64
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_avx_ecb_dec_k256_w1_done
     .p2align 4
 .Laes_gen_aesni_avx_ecb_dec_k256_w1_loop:
@@ -2156,11 +2156,11 @@ aes_gen_aesni_avx_ecb_dec_k256_w1:
     .byte 0xc4,0xe2,0x79,0xde,0x87,0xd0,0x00,0x00,0x00 # vaesdec 208(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdf,0x87,0xe0,0x00,0x00,0x00 # vaesdeclast 224(%rdi), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_avx_ecb_dec_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_avx_ecb_dec_k256_w1_loop
+    jmp .Laes_gen_aesni_avx_ecb_dec_k256_w1_loop
 .Laes_gen_aesni_avx_ecb_dec_k256_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0

@@ -68,7 +68,7 @@ aes_gen_aesni_avx_xts_dec_k128_w6:
     vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
     vpaddq %xmm11, %xmm11, %xmm12
     vpxor %xmm6, %xmm12, %xmm12
-    cmp $6, %r8
+    sub $6, %r8
     jb .Laes_gen_aesni_avx_xts_dec_k128_w6_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_dec_k128_w6_loop:
@@ -207,11 +207,11 @@ aes_gen_aesni_avx_xts_dec_k128_w6:
     vmovdqu %xmm4, 64(%rdx)
     .byte 0xc4,0xe2,0x51,0xdf,0x6a,0x50    # vaesdeclast 80(%rdx), %xmm5, %xmm5
     vmovdqu %xmm5, 80(%rdx)
+    sub $6, %r8
+    jb .Laes_gen_aesni_avx_xts_dec_k128_w6_done
     add $96, %rcx
     add $96, %rdx
-    sub $6, %r8
-    cmp $6, %r8
-    jae .Laes_gen_aesni_avx_xts_dec_k128_w6_loop
+    jmp .Laes_gen_aesni_avx_xts_dec_k128_w6_loop
 .Laes_gen_aesni_avx_xts_dec_k128_w6_done:
     vmovdqu %xmm7, (%rsi)
     xor %eax, %eax
@@ -285,7 +285,7 @@ aes_gen_aesni_avx_xts_dec_k128_w4:
     vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
     vpaddq %xmm7, %xmm7, %xmm8
     vpxor %xmm4, %xmm8, %xmm8
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_avx_xts_dec_k128_w4_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_dec_k128_w4_loop:
@@ -378,11 +378,11 @@ aes_gen_aesni_avx_xts_dec_k128_w4:
     vmovdqu %xmm2, 32(%rdx)
     .byte 0xc4,0xe2,0x61,0xdf,0x5a,0x30    # vaesdeclast 48(%rdx), %xmm3, %xmm3
     vmovdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_avx_xts_dec_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_avx_xts_dec_k128_w4_loop
+    jmp .Laes_gen_aesni_avx_xts_dec_k128_w4_loop
 .Laes_gen_aesni_avx_xts_dec_k128_w4_done:
     vmovdqu %xmm5, (%rsi)
     xor %eax, %eax
@@ -451,7 +451,7 @@ aes_gen_aesni_avx_xts_dec_k128_w2:
     vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
     vpaddq %xmm3, %xmm3, %xmm4
     vpxor %xmm2, %xmm4, %xmm4
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_avx_xts_dec_k128_w2_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_dec_k128_w2_loop:
@@ -497,11 +497,11 @@ aes_gen_aesni_avx_xts_dec_k128_w2:
     vmovdqu %xmm0, 0(%rdx)
     .byte 0xc4,0xe2,0x71,0xdf,0x4a,0x10    # vaesdeclast 16(%rdx), %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_avx_xts_dec_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_avx_xts_dec_k128_w2_loop
+    jmp .Laes_gen_aesni_avx_xts_dec_k128_w2_loop
 .Laes_gen_aesni_avx_xts_dec_k128_w2_done:
     vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
@@ -542,7 +542,7 @@ aes_gen_aesni_avx_xts_dec_k128_w2:
 aes_gen_aesni_avx_xts_dec_k128_w1:
     endbr64
     vmovdqu (%rsi), %xmm2
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_avx_xts_dec_k128_w1_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_dec_k128_w1_loop:
@@ -566,11 +566,11 @@ aes_gen_aesni_avx_xts_dec_k128_w1:
     vpxor %xmm1, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdf,0xc3         # vaesdeclast %xmm3, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_avx_xts_dec_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_avx_xts_dec_k128_w1_loop
+    jmp .Laes_gen_aesni_avx_xts_dec_k128_w1_loop
 .Laes_gen_aesni_avx_xts_dec_k128_w1_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -638,7 +638,7 @@ aes_gen_aesni_avx_xts_dec_k192_w6:
     vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
     vpaddq %xmm11, %xmm11, %xmm12
     vpxor %xmm6, %xmm12, %xmm12
-    cmp $6, %r8
+    sub $6, %r8
     jb .Laes_gen_aesni_avx_xts_dec_k192_w6_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_dec_k192_w6_loop:
@@ -791,11 +791,11 @@ aes_gen_aesni_avx_xts_dec_k192_w6:
     vmovdqu %xmm4, 64(%rdx)
     .byte 0xc4,0xe2,0x51,0xdf,0x6a,0x50    # vaesdeclast 80(%rdx), %xmm5, %xmm5
     vmovdqu %xmm5, 80(%rdx)
+    sub $6, %r8
+    jb .Laes_gen_aesni_avx_xts_dec_k192_w6_done
     add $96, %rcx
     add $96, %rdx
-    sub $6, %r8
-    cmp $6, %r8
-    jae .Laes_gen_aesni_avx_xts_dec_k192_w6_loop
+    jmp .Laes_gen_aesni_avx_xts_dec_k192_w6_loop
 .Laes_gen_aesni_avx_xts_dec_k192_w6_done:
     vmovdqu %xmm7, (%rsi)
     xor %eax, %eax
@@ -869,7 +869,7 @@ aes_gen_aesni_avx_xts_dec_k192_w4:
     vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
     vpaddq %xmm7, %xmm7, %xmm8
     vpxor %xmm4, %xmm8, %xmm8
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_avx_xts_dec_k192_w4_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_dec_k192_w4_loop:
@@ -972,11 +972,11 @@ aes_gen_aesni_avx_xts_dec_k192_w4:
     vmovdqu %xmm2, 32(%rdx)
     .byte 0xc4,0xe2,0x61,0xdf,0x5a,0x30    # vaesdeclast 48(%rdx), %xmm3, %xmm3
     vmovdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_avx_xts_dec_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_avx_xts_dec_k192_w4_loop
+    jmp .Laes_gen_aesni_avx_xts_dec_k192_w4_loop
 .Laes_gen_aesni_avx_xts_dec_k192_w4_done:
     vmovdqu %xmm5, (%rsi)
     xor %eax, %eax
@@ -1044,7 +1044,7 @@ aes_gen_aesni_avx_xts_dec_k192_w2:
     vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
     vpaddq %xmm3, %xmm3, %xmm4
     vpxor %xmm2, %xmm4, %xmm4
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_avx_xts_dec_k192_w2_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_dec_k192_w2_loop:
@@ -1097,11 +1097,11 @@ aes_gen_aesni_avx_xts_dec_k192_w2:
     vmovdqu %xmm0, 0(%rdx)
     .byte 0xc4,0xe2,0x71,0xdf,0x4a,0x10    # vaesdeclast 16(%rdx), %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_avx_xts_dec_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_avx_xts_dec_k192_w2_loop
+    jmp .Laes_gen_aesni_avx_xts_dec_k192_w2_loop
 .Laes_gen_aesni_avx_xts_dec_k192_w2_done:
     vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
@@ -1141,7 +1141,7 @@ aes_gen_aesni_avx_xts_dec_k192_w2:
 aes_gen_aesni_avx_xts_dec_k192_w1:
     endbr64
     vmovdqu (%rsi), %xmm2
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_avx_xts_dec_k192_w1_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_dec_k192_w1_loop:
@@ -1168,11 +1168,11 @@ aes_gen_aesni_avx_xts_dec_k192_w1:
     vpxor %xmm1, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdf,0x02         # vaesdeclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_avx_xts_dec_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_avx_xts_dec_k192_w1_loop
+    jmp .Laes_gen_aesni_avx_xts_dec_k192_w1_loop
 .Laes_gen_aesni_avx_xts_dec_k192_w1_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -1239,7 +1239,7 @@ aes_gen_aesni_avx_xts_dec_k256_w6:
     vpand .Laesni_avx_xts_double(%rip), %xmm6, %xmm6
     vpaddq %xmm11, %xmm11, %xmm12
     vpxor %xmm6, %xmm12, %xmm12
-    cmp $6, %r8
+    sub $6, %r8
     jb .Laes_gen_aesni_avx_xts_dec_k256_w6_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_dec_k256_w6_loop:
@@ -1406,11 +1406,11 @@ aes_gen_aesni_avx_xts_dec_k256_w6:
     vmovdqu %xmm4, 64(%rdx)
     .byte 0xc4,0xe2,0x51,0xdf,0x6a,0x50    # vaesdeclast 80(%rdx), %xmm5, %xmm5
     vmovdqu %xmm5, 80(%rdx)
+    sub $6, %r8
+    jb .Laes_gen_aesni_avx_xts_dec_k256_w6_done
     add $96, %rcx
     add $96, %rdx
-    sub $6, %r8
-    cmp $6, %r8
-    jae .Laes_gen_aesni_avx_xts_dec_k256_w6_loop
+    jmp .Laes_gen_aesni_avx_xts_dec_k256_w6_loop
 .Laes_gen_aesni_avx_xts_dec_k256_w6_done:
     vmovdqu %xmm7, (%rsi)
     xor %eax, %eax
@@ -1484,7 +1484,7 @@ aes_gen_aesni_avx_xts_dec_k256_w4:
     vpand .Laesni_avx_xts_double(%rip), %xmm4, %xmm4
     vpaddq %xmm7, %xmm7, %xmm8
     vpxor %xmm4, %xmm8, %xmm8
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_avx_xts_dec_k256_w4_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_dec_k256_w4_loop:
@@ -1597,11 +1597,11 @@ aes_gen_aesni_avx_xts_dec_k256_w4:
     vmovdqu %xmm2, 32(%rdx)
     .byte 0xc4,0xe2,0x61,0xdf,0x5a,0x30    # vaesdeclast 48(%rdx), %xmm3, %xmm3
     vmovdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_avx_xts_dec_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_avx_xts_dec_k256_w4_loop
+    jmp .Laes_gen_aesni_avx_xts_dec_k256_w4_loop
 .Laes_gen_aesni_avx_xts_dec_k256_w4_done:
     vmovdqu %xmm5, (%rsi)
     xor %eax, %eax
@@ -1669,7 +1669,7 @@ aes_gen_aesni_avx_xts_dec_k256_w2:
     vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
     vpaddq %xmm3, %xmm3, %xmm4
     vpxor %xmm2, %xmm4, %xmm4
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_avx_xts_dec_k256_w2_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_dec_k256_w2_loop:
@@ -1728,11 +1728,11 @@ aes_gen_aesni_avx_xts_dec_k256_w2:
     vmovdqu %xmm0, 0(%rdx)
     .byte 0xc4,0xe2,0x71,0xdf,0x4a,0x10    # vaesdeclast 16(%rdx), %xmm1, %xmm1
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_avx_xts_dec_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_avx_xts_dec_k256_w2_loop
+    jmp .Laes_gen_aesni_avx_xts_dec_k256_w2_loop
 .Laes_gen_aesni_avx_xts_dec_k256_w2_done:
     vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
@@ -1773,7 +1773,7 @@ aes_gen_aesni_avx_xts_dec_k256_w2:
 aes_gen_aesni_avx_xts_dec_k256_w1:
     endbr64
     vmovdqu (%rsi), %xmm2
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_avx_xts_dec_k256_w1_done
     .p2align 4
 .Laes_gen_aesni_avx_xts_dec_k256_w1_loop:
@@ -1802,11 +1802,11 @@ aes_gen_aesni_avx_xts_dec_k256_w1:
     vpxor %xmm1, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdf,0x02         # vaesdeclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_avx_xts_dec_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_avx_xts_dec_k256_w1_loop
+    jmp .Laes_gen_aesni_avx_xts_dec_k256_w1_loop
 .Laes_gen_aesni_avx_xts_dec_k256_w1_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax

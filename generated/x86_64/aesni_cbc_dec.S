@@ -37,7 +37,7 @@ aes_gen_aesni_cbc_dec_k128_w12:
     movdqu 0(%rdi), %xmm14
     movdqu 160(%rdi), %xmm15
     movdqu (%rsi), %xmm12
-    cmp $12, %r8
+    sub $12, %r8
     jb .Laes_gen_aesni_cbc_dec_k128_w12_done
     .p2align 4
 .Laes_gen_aesni_cbc_dec_k128_w12_loop:
@@ -231,11 +231,11 @@ aes_gen_aesni_cbc_dec_k128_w12:
     movdqu %xmm9, 144(%rdx)
     movdqu %xmm10, 160(%rdx)
     movdqu %xmm11, 176(%rdx)
+    sub $12, %r8
+    jb .Laes_gen_aesni_cbc_dec_k128_w12_done
     add $192, %rcx
     add $192, %rdx
-    sub $12, %r8
-    cmp $12, %r8
-    jae .Laes_gen_aesni_cbc_dec_k128_w12_loop
+    jmp .Laes_gen_aesni_cbc_dec_k128_w12_loop
 .Laes_gen_aesni_cbc_dec_k128_w12_done:
     movdqu %xmm12, (%rsi)
     xor %eax, %eax
@@ -294,7 +294,7 @@ aes_gen_aesni_cbc_dec_k128_w8:
     movdqu 144(%rdi), %xmm12
     movdqu 160(%rdi), %xmm11
     movdqu (%rsi), %xmm8
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_aesni_cbc_dec_k128_w8_done
     .p2align 4
 .Laes_gen_aesni_cbc_dec_k128_w8_loop:
@@ -424,11 +424,11 @@ aes_gen_aesni_cbc_dec_k128_w8:
     movdqu %xmm5, 80(%rdx)
     movdqu %xmm6, 96(%rdx)
     movdqu %xmm7, 112(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_aesni_cbc_dec_k128_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_aesni_cbc_dec_k128_w8_loop
+    jmp .Laes_gen_aesni_cbc_dec_k128_w8_loop
 .Laes_gen_aesni_cbc_dec_k128_w8_done:
     movdqu %xmm8, (%rsi)
     xor %eax, %eax
@@ -491,7 +491,7 @@ aes_gen_aesni_cbc_dec_k128_w4:
     movdqu 144(%rdi), %xmm8
     movdqu 160(%rdi), %xmm7
     movdqu (%rsi), %xmm4
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_cbc_dec_k128_w4_done
     .p2align 4
 .Laes_gen_aesni_cbc_dec_k128_w4_loop:
@@ -557,11 +557,11 @@ aes_gen_aesni_cbc_dec_k128_w4:
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
     movdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_cbc_dec_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_cbc_dec_k128_w4_loop
+    jmp .Laes_gen_aesni_cbc_dec_k128_w4_loop
 .Laes_gen_aesni_cbc_dec_k128_w4_done:
     movdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -624,7 +624,7 @@ aes_gen_aesni_cbc_dec_k128_w2:
     movdqu 144(%rdi), %xmm6
     movdqu 160(%rdi), %xmm5
     movdqu (%rsi), %xmm2
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_cbc_dec_k128_w2_done
     .p2align 4
 .Laes_gen_aesni_cbc_dec_k128_w2_loop:
@@ -659,11 +659,11 @@ aes_gen_aesni_cbc_dec_k128_w2:
     movdqu 16(%rcx), %xmm2
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_cbc_dec_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_cbc_dec_k128_w2_loop
+    jmp .Laes_gen_aesni_cbc_dec_k128_w2_loop
 .Laes_gen_aesni_cbc_dec_k128_w2_done:
     movdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -724,7 +724,7 @@ aes_gen_aesni_cbc_dec_k128_w1:
     movdqu 144(%rdi), %xmm5
     movdqu 160(%rdi), %xmm4
     movdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_cbc_dec_k128_w1_done
     .p2align 4
 .Laes_gen_aesni_cbc_dec_k128_w1_loop:
@@ -744,11 +744,11 @@ aes_gen_aesni_cbc_dec_k128_w1:
     .byte 0x66,0x0f,0x38,0xdf,0xc2         # aesdeclast %xmm2, %xmm0
     movdqu 0(%rcx), %xmm1
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_cbc_dec_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_cbc_dec_k128_w1_loop
+    jmp .Laes_gen_aesni_cbc_dec_k128_w1_loop
 .Laes_gen_aesni_cbc_dec_k128_w1_done:
     movdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -801,7 +801,7 @@ aes_gen_aesni_cbc_dec_k192_w12:
     movdqu 0(%rdi), %xmm14
     movdqu 192(%rdi), %xmm15
     movdqu (%rsi), %xmm12
-    cmp $12, %r8
+    sub $12, %r8
     jb .Laes_gen_aesni_cbc_dec_k192_w12_done
     .p2align 4
 .Laes_gen_aesni_cbc_dec_k192_w12_loop:
@@ -1021,11 +1021,11 @@ aes_gen_aesni_cbc_dec_k192_w12:
     movdqu %xmm9, 144(%rdx)
     movdqu %xmm10, 160(%rdx)
     movdqu %xmm11, 176(%rdx)
+    sub $12, %r8
+    jb .Laes_gen_aesni_cbc_dec_k192_w12_done
     add $192, %rcx
     add $192, %rdx
-    sub $12, %r8
-    cmp $12, %r8
-    jae .Laes_gen_aesni_cbc_dec_k192_w12_loop
+    jmp .Laes_gen_aesni_cbc_dec_k192_w12_loop
 .Laes_gen_aesni_cbc_dec_k192_w12_done:
     movdqu %xmm12, (%rsi)
     xor %eax, %eax
@@ -1084,7 +1084,7 @@ aes_gen_aesni_cbc_dec_k192_w8:
     movdqu 176(%rdi), %xmm12
     movdqu 192(%rdi), %xmm11
     movdqu (%rsi), %xmm8
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_aesni_cbc_dec_k192_w8_done
     .p2align 4
 .Laes_gen_aesni_cbc_dec_k192_w8_loop:
@@ -1232,11 +1232,11 @@ aes_gen_aesni_cbc_dec_k192_w8:
     movdqu %xmm5, 80(%rdx)
     movdqu %xmm6, 96(%rdx)
     movdqu %xmm7, 112(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_aesni_cbc_dec_k192_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_aesni_cbc_dec_k192_w8_loop
+    jmp .Laes_gen_aesni_cbc_dec_k192_w8_loop
 .Laes_gen_aesni_cbc_dec_k192_w8_done:
     movdqu %xmm8, (%rsi)
     xor %eax, %eax
@@ -1299,7 +1299,7 @@ aes_gen_aesni_cbc_dec_k192_w4:
     movdqu 176(%rdi), %xmm8
     movdqu 192(%rdi), %xmm7
     movdqu (%rsi), %xmm4
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_cbc_dec_k192_w4_done
     .p2align 4
 .Laes_gen_aesni_cbc_dec_k192_w4_loop:
@@ -1375,11 +1375,11 @@ aes_gen_aesni_cbc_dec_k192_w4:
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
     movdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_cbc_dec_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_cbc_dec_k192_w4_loop
+    jmp .Laes_gen_aesni_cbc_dec_k192_w4_loop
 .Laes_gen_aesni_cbc_dec_k192_w4_done:
     movdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -1444,7 +1444,7 @@ aes_gen_aesni_cbc_dec_k192_w2:
     movdqu 176(%rdi), %xmm6
     movdqu 192(%rdi), %xmm5
     movdqu (%rsi), %xmm2
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_cbc_dec_k192_w2_done
     .p2align 4
 .Laes_gen_aesni_cbc_dec_k192_w2_loop:
@@ -1484,11 +1484,11 @@ aes_gen_aesni_cbc_dec_k192_w2:
     movdqu 16(%rcx), %xmm2
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_cbc_dec_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_cbc_dec_k192_w2_loop
+    jmp .Laes_gen_aesni_cbc_dec_k192_w2_loop
 .Laes_gen_aesni_cbc_dec_k192_w2_done:
     movdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -1554,7 +1554,7 @@ aes_gen_aesni_cbc_dec_k192_w1:
     movdqu 176(%rdi), %xmm5
     movdqu 192(%rdi), %xmm4
     movdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_cbc_dec_k192_w1_done
     .p2align 4
 .Laes_gen_aesni_cbc_dec_k192_w1_loop:
@@ -1576,11 +1576,11 @@ aes_gen_aesni_cbc_dec_k192_w1:
     .byte 0x66,0x0f,0x38,0xdf,0xc2         # aesdeclast %xmm2, %xmm0
     movdqu 0(%rcx), %xmm1
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_cbc_dec_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_cbc_dec_k192_w1_loop
+    jmp .Laes_gen_aesni_cbc_dec_k192_w1_loop
 .Laes_gen_aesni_cbc_dec_k192_w1_done:
     movdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -1635,7 +1635,7 @@ aes_gen_aesni_cbc_dec_k256_w12:
     movdqu 0(%rdi), %xmm14
     movdqu 224(%rdi), %xmm15
     movdqu (%rsi), %xmm12
-    cmp $12, %r8
+    sub $12, %r8
     jb .Laes_gen_aesni_cbc_dec_k256_w12_done
     .p2align 4
 .Laes_gen_aesni_cbc_dec_k256_w12_loop:
@@ -1881,11 +1881,11 @@ aes_gen_aesni_cbc_dec_k256_w12:
     movdqu %xmm9, 144(%rdx)
     movdqu %xmm10, 160(%rdx)
     movdqu %xmm11, 176(%rdx)
+    sub $12, %r8
+    jb .Laes_gen_aesni_cbc_dec_k256_w12_done
     add $192, %rcx
     add $192, %rdx
-    sub $12, %r8
-    cmp $12, %r8
-    jae .Laes_gen_aesni_cbc_dec_k256_w12_loop
+    jmp .Laes_gen_aesni_cbc_dec_k256_w12_loop
 .Laes_gen_aesni_cbc_dec_k256_w12_done:
     movdqu %xmm12, (%rsi)
     xor %eax, %eax
@@ -1944,7 +1944,7 @@ aes_gen_aesni_cbc_dec_k256_w8:
     movdqu 208(%rdi), %xmm12
     movdqu 224(%rdi), %xmm11
     movdqu (%rsi), %xmm8
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_aesni_cbc_dec_k256_w8_done
     .p2align 4
 .Laes_gen_aesni_cbc_dec_k256_w8_loop:
@@ -2110,11 +2110,11 @@ aes_gen_aesni_cbc_dec_k256_w8:
     movdqu %xmm5, 80(%rdx)
     movdqu %xmm6, 96(%rdx)
     movdqu %xmm7, 112(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_aesni_cbc_dec_k256_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_aesni_cbc_dec_k256_w8_loop
+    jmp .Laes_gen_aesni_cbc_dec_k256_w8_loop
 .Laes_gen_aesni_cbc_dec_k256_w8_done:
     movdqu %xmm8, (%rsi)
     xor %eax, %eax
@@ -2177,7 +2177,7 @@ aes_gen_aesni_cbc_dec_k256_w4:
     movdqu 208(%rdi), %xmm8
     movdqu 224(%rdi), %xmm7
     movdqu (%rsi), %xmm4
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_cbc_dec_k256_w4_done
     .p2align 4
 .Laes_gen_aesni_cbc_dec_k256_w4_loop:
@@ -2263,11 +2263,11 @@ aes_gen_aesni_cbc_dec_k256_w4:
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
     movdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_cbc_dec_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_cbc_dec_k256_w4_loop
+    jmp .Laes_gen_aesni_cbc_dec_k256_w4_loop
 .Laes_gen_aesni_cbc_dec_k256_w4_done:
     movdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -2332,7 +2332,7 @@ aes_gen_aesni_cbc_dec_k256_w2:
     movdqu 208(%rdi), %xmm6
     movdqu 224(%rdi), %xmm5
     movdqu (%rsi), %xmm2
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_cbc_dec_k256_w2_done
     .p2align 4
 .Laes_gen_aesni_cbc_dec_k256_w2_loop:
@@ -2378,11 +2378,11 @@ aes_gen_aesni_cbc_dec_k256_w2:
     movdqu 16(%rcx), %xmm2
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_cbc_dec_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_cbc_dec_k256_w2_loop
+    jmp .Laes_gen_aesni_cbc_dec_k256_w2_loop
 .Laes_gen_aesni_cbc_dec_k256_w2_done:
     movdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -2448,7 +2448,7 @@ aes_gen_aesni_cbc_dec_k256_w1:
     movdqu 208(%rdi), %xmm5
     movdqu 224(%rdi), %xmm4
     movdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_cbc_dec_k256_w1_done
     .p2align 4
 .Laes_gen_aesni_cbc_dec_k256_w1_loop:
@@ -2474,11 +2474,11 @@ aes_gen_aesni_cbc_dec_k256_w1:
     .byte 0x66,0x0f,0x38,0xdf,0xc2         # aesdeclast %xmm2, %xmm0
     movdqu 0(%rcx), %xmm1
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_cbc_dec_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_cbc_dec_k256_w1_loop
+    jmp .Laes_gen_aesni_cbc_dec_k256_w1_loop
 .Laes_gen_aesni_cbc_dec_k256_w1_done:
     movdqu %xmm1, (%rsi)
     xor %eax, %eax

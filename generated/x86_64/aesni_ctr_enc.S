@@ -91,7 +91,7 @@ aes_gen_aesni_ctr_enc_k128_w12:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $12, %r8
+    sub $12, %r8
     jb .Laes_gen_aesni_ctr_enc_k128_w12_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k128_w12_loop:
@@ -412,11 +412,11 @@ aes_gen_aesni_ctr_enc_k128_w12:
     movdqu %xmm9, 144(%rdx)
     movdqu %xmm10, 160(%rdx)
     movdqu %xmm11, 176(%rdx)
+    sub $12, %r8
+    jb .Laes_gen_aesni_ctr_enc_k128_w12_done
     add $192, %rcx
     add $192, %rdx
-    sub $12, %r8
-    cmp $12, %r8
-    jae .Laes_gen_aesni_ctr_enc_k128_w12_loop
+    jmp .Laes_gen_aesni_ctr_enc_k128_w12_loop
 .Laes_gen_aesni_ctr_enc_k128_w12_done:
     movdqu %xmm12, (%rsi)
     xor %eax, %eax
@@ -480,7 +480,7 @@ aes_gen_aesni_ctr_enc_k128_w8:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_aesni_ctr_enc_k128_w8_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k128_w8_loop:
@@ -701,11 +701,11 @@ aes_gen_aesni_ctr_enc_k128_w8:
     movdqu %xmm5, 80(%rdx)
     movdqu %xmm6, 96(%rdx)
     movdqu %xmm7, 112(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_aesni_ctr_enc_k128_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_aesni_ctr_enc_k128_w8_loop
+    jmp .Laes_gen_aesni_ctr_enc_k128_w8_loop
 .Laes_gen_aesni_ctr_enc_k128_w8_done:
     movdqu %xmm8, (%rsi)
     xor %eax, %eax
@@ -773,7 +773,7 @@ aes_gen_aesni_ctr_enc_k128_w4:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_ctr_enc_k128_w4_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k128_w4_loop:
@@ -894,11 +894,11 @@ aes_gen_aesni_ctr_enc_k128_w4:
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
     movdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_ctr_enc_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_ctr_enc_k128_w4_loop
+    jmp .Laes_gen_aesni_ctr_enc_k128_w4_loop
 .Laes_gen_aesni_ctr_enc_k128_w4_done:
     movdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -966,7 +966,7 @@ aes_gen_aesni_ctr_enc_k128_w2:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_ctr_enc_k128_w2_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k128_w2_loop:
@@ -1038,11 +1038,11 @@ aes_gen_aesni_ctr_enc_k128_w2:
     pxor %xmm3, %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_ctr_enc_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_ctr_enc_k128_w2_loop
+    jmp .Laes_gen_aesni_ctr_enc_k128_w2_loop
 .Laes_gen_aesni_ctr_enc_k128_w2_done:
     movdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -1108,7 +1108,7 @@ aes_gen_aesni_ctr_enc_k128_w1:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_ctr_enc_k128_w1_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k128_w1_loop:
@@ -1145,11 +1145,11 @@ aes_gen_aesni_ctr_enc_k128_w1:
     movdqu 0(%rcx), %xmm2
     pxor %xmm2, %xmm0
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_ctr_enc_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_ctr_enc_k128_w1_loop
+    jmp .Laes_gen_aesni_ctr_enc_k128_w1_loop
 .Laes_gen_aesni_ctr_enc_k128_w1_done:
     movdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -1207,7 +1207,7 @@ aes_gen_aesni_ctr_enc_k192_w12:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $12, %r8
+    sub $12, %r8
     jb .Laes_gen_aesni_ctr_enc_k192_w12_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k192_w12_loop:
@@ -1554,11 +1554,11 @@ aes_gen_aesni_ctr_enc_k192_w12:
     movdqu %xmm9, 144(%rdx)
     movdqu %xmm10, 160(%rdx)
     movdqu %xmm11, 176(%rdx)
+    sub $12, %r8
+    jb .Laes_gen_aesni_ctr_enc_k192_w12_done
     add $192, %rcx
     add $192, %rdx
-    sub $12, %r8
-    cmp $12, %r8
-    jae .Laes_gen_aesni_ctr_enc_k192_w12_loop
+    jmp .Laes_gen_aesni_ctr_enc_k192_w12_loop
 .Laes_gen_aesni_ctr_enc_k192_w12_done:
     movdqu %xmm12, (%rsi)
     xor %eax, %eax
@@ -1622,7 +1622,7 @@ aes_gen_aesni_ctr_enc_k192_w8:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_aesni_ctr_enc_k192_w8_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k192_w8_loop:
@@ -1861,11 +1861,11 @@ aes_gen_aesni_ctr_enc_k192_w8:
     movdqu %xmm5, 80(%rdx)
     movdqu %xmm6, 96(%rdx)
     movdqu %xmm7, 112(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_aesni_ctr_enc_k192_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_aesni_ctr_enc_k192_w8_loop
+    jmp .Laes_gen_aesni_ctr_enc_k192_w8_loop
 .Laes_gen_aesni_ctr_enc_k192_w8_done:
     movdqu %xmm8, (%rsi)
     xor %eax, %eax
@@ -1933,7 +1933,7 @@ aes_gen_aesni_ctr_enc_k192_w4:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_ctr_enc_k192_w4_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k192_w4_loop:
@@ -2064,11 +2064,11 @@ aes_gen_aesni_ctr_enc_k192_w4:
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
     movdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_ctr_enc_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_ctr_enc_k192_w4_loop
+    jmp .Laes_gen_aesni_ctr_enc_k192_w4_loop
 .Laes_gen_aesni_ctr_enc_k192_w4_done:
     movdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -2138,7 +2138,7 @@ aes_gen_aesni_ctr_enc_k192_w2:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_ctr_enc_k192_w2_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k192_w2_loop:
@@ -2215,11 +2215,11 @@ aes_gen_aesni_ctr_enc_k192_w2:
     pxor %xmm3, %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_ctr_enc_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_ctr_enc_k192_w2_loop
+    jmp .Laes_gen_aesni_ctr_enc_k192_w2_loop
 .Laes_gen_aesni_ctr_enc_k192_w2_done:
     movdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -2290,7 +2290,7 @@ aes_gen_aesni_ctr_enc_k192_w1:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_ctr_enc_k192_w1_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k192_w1_loop:
@@ -2329,11 +2329,11 @@ aes_gen_aesni_ctr_enc_k192_w1:
     movdqu 0(%rcx), %xmm2
     pxor %xmm2, %xmm0
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_ctr_enc_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_ctr_enc_k192_w1_loop
+    jmp .Laes_gen_aesni_ctr_enc_k192_w1_loop
 .Laes_gen_aesni_ctr_enc_k192_w1_done:
     movdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -2393,7 +2393,7 @@ aes_gen_aesni_ctr_enc_k256_w12:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $12, %r8
+    sub $12, %r8
     jb .Laes_gen_aesni_ctr_enc_k256_w12_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k256_w12_loop:
@@ -2766,11 +2766,11 @@ aes_gen_aesni_ctr_enc_k256_w12:
     movdqu %xmm9, 144(%rdx)
     movdqu %xmm10, 160(%rdx)
     movdqu %xmm11, 176(%rdx)
+    sub $12, %r8
+    jb .Laes_gen_aesni_ctr_enc_k256_w12_done
     add $192, %rcx
     add $192, %rdx
-    sub $12, %r8
-    cmp $12, %r8
-    jae .Laes_gen_aesni_ctr_enc_k256_w12_loop
+    jmp .Laes_gen_aesni_ctr_enc_k256_w12_loop
 .Laes_gen_aesni_ctr_enc_k256_w12_done:
     movdqu %xmm12, (%rsi)
     xor %eax, %eax
@@ -2834,7 +2834,7 @@ aes_gen_aesni_ctr_enc_k256_w8:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_aesni_ctr_enc_k256_w8_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k256_w8_loop:
@@ -3091,11 +3091,11 @@ aes_gen_aesni_ctr_enc_k256_w8:
     movdqu %xmm5, 80(%rdx)
     movdqu %xmm6, 96(%rdx)
     movdqu %xmm7, 112(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_aesni_ctr_enc_k256_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_aesni_ctr_enc_k256_w8_loop
+    jmp .Laes_gen_aesni_ctr_enc_k256_w8_loop
 .Laes_gen_aesni_ctr_enc_k256_w8_done:
     movdqu %xmm8, (%rsi)
     xor %eax, %eax
@@ -3163,7 +3163,7 @@ aes_gen_aesni_ctr_enc_k256_w4:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_ctr_enc_k256_w4_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k256_w4_loop:
@@ -3304,11 +3304,11 @@ aes_gen_aesni_ctr_enc_k256_w4:
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
     movdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_ctr_enc_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_ctr_enc_k256_w4_loop
+    jmp .Laes_gen_aesni_ctr_enc_k256_w4_loop
 .Laes_gen_aesni_ctr_enc_k256_w4_done:
     movdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -3378,7 +3378,7 @@ aes_gen_aesni_ctr_enc_k256_w2:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_ctr_enc_k256_w2_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k256_w2_loop:
@@ -3461,11 +3461,11 @@ aes_gen_aesni_ctr_enc_k256_w2:
     pxor %xmm3, %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_ctr_enc_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_ctr_enc_k256_w2_loop
+    jmp .Laes_gen_aesni_ctr_enc_k256_w2_loop
 .Laes_gen_aesni_ctr_enc_k256_w2_done:
     movdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -3536,7 +3536,7 @@ aes_gen_aesni_ctr_enc_k256_w1:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_ctr_enc_k256_w1_done
     .p2align 4
 .Laes_gen_aesni_ctr_enc_k256_w1_loop:
@@ -3579,11 +3579,11 @@ aes_gen_aesni_ctr_enc_k256_w1:
     movdqu 0(%rcx), %xmm2
     pxor %xmm2, %xmm0
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_ctr_enc_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_ctr_enc_k256_w1_loop
+    jmp .Laes_gen_aesni_ctr_enc_k256_w1_loop
 .Laes_gen_aesni_ctr_enc_k256_w1_done:
     movdqu %xmm1, (%rsi)
     xor %eax, %eax

@@ -37,7 +37,7 @@ aes_gen_aesni_ecb_dec_k128_w12:
     movdqu 0(%rdi), %xmm13
     movdqu 144(%rdi), %xmm15
     movdqu 160(%rdi), %xmm14
-    cmp $12, %r8
+    sub $12, %r8
     jb .Laes_gen_aesni_ecb_dec_k128_w12_done
     .p2align 4
 .Laes_gen_aesni_ecb_dec_k128_w12_loop:
@@ -205,11 +205,11 @@ aes_gen_aesni_ecb_dec_k128_w12:
     movdqu %xmm9, 144(%rdx)
     movdqu %xmm10, 160(%rdx)
     movdqu %xmm11, 176(%rdx)
+    sub $12, %r8
+    jb .Laes_gen_aesni_ecb_dec_k128_w12_done
     add $192, %rcx
     add $192, %rdx
-    sub $12, %r8
-    cmp $12, %r8
-    jae .Laes_gen_aesni_ecb_dec_k128_w12_loop
+    jmp .Laes_gen_aesni_ecb_dec_k128_w12_loop
 .Laes_gen_aesni_ecb_dec_k128_w12_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -267,7 +267,7 @@ aes_gen_aesni_ecb_dec_k128_w8:
     movdqu 128(%rdi), %xmm12
     movdqu 144(%rdi), %xmm11
     movdqu 160(%rdi), %xmm10
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_aesni_ecb_dec_k128_w8_done
     .p2align 4
 .Laes_gen_aesni_ecb_dec_k128_w8_loop:
@@ -379,11 +379,11 @@ aes_gen_aesni_ecb_dec_k128_w8:
     movdqu %xmm5, 80(%rdx)
     movdqu %xmm6, 96(%rdx)
     movdqu %xmm7, 112(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_aesni_ecb_dec_k128_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_aesni_ecb_dec_k128_w8_loop
+    jmp .Laes_gen_aesni_ecb_dec_k128_w8_loop
 .Laes_gen_aesni_ecb_dec_k128_w8_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -445,7 +445,7 @@ aes_gen_aesni_ecb_dec_k128_w4:
     movdqu 128(%rdi), %xmm8
     movdqu 144(%rdi), %xmm7
     movdqu 160(%rdi), %xmm6
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_ecb_dec_k128_w4_done
     .p2align 4
 .Laes_gen_aesni_ecb_dec_k128_w4_loop:
@@ -501,11 +501,11 @@ aes_gen_aesni_ecb_dec_k128_w4:
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
     movdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_ecb_dec_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_ecb_dec_k128_w4_loop
+    jmp .Laes_gen_aesni_ecb_dec_k128_w4_loop
 .Laes_gen_aesni_ecb_dec_k128_w4_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -564,7 +564,7 @@ aes_gen_aesni_ecb_dec_k128_w2:
     movdqu 128(%rdi), %xmm6
     movdqu 144(%rdi), %xmm5
     movdqu 160(%rdi), %xmm4
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_ecb_dec_k128_w2_done
     .p2align 4
 .Laes_gen_aesni_ecb_dec_k128_w2_loop:
@@ -594,11 +594,11 @@ aes_gen_aesni_ecb_dec_k128_w2:
     .byte 0x66,0x0f,0x38,0xdf,0xcc         # aesdeclast %xmm4, %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_ecb_dec_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_ecb_dec_k128_w2_loop
+    jmp .Laes_gen_aesni_ecb_dec_k128_w2_loop
 .Laes_gen_aesni_ecb_dec_k128_w2_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -654,7 +654,7 @@ aes_gen_aesni_ecb_dec_k128_w1:
     movdqu 128(%rdi), %xmm5
     movdqu 144(%rdi), %xmm4
     movdqu 160(%rdi), %xmm3
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_ecb_dec_k128_w1_done
     .p2align 4
 .Laes_gen_aesni_ecb_dec_k128_w1_loop:
@@ -671,11 +671,11 @@ aes_gen_aesni_ecb_dec_k128_w1:
     .byte 0x66,0x0f,0x38,0xde,0xc4         # aesdec %xmm4, %xmm0
     .byte 0x66,0x0f,0x38,0xdf,0xc3         # aesdeclast %xmm3, %xmm0
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_ecb_dec_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_ecb_dec_k128_w1_loop
+    jmp .Laes_gen_aesni_ecb_dec_k128_w1_loop
 .Laes_gen_aesni_ecb_dec_k128_w1_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -725,7 +725,7 @@ aes_gen_aesni_ecb_dec_k192_w12:
     movdqu 0(%rdi), %xmm13
     movdqu 176(%rdi), %xmm15
     movdqu 192(%rdi), %xmm14
-    cmp $12, %r8
+    sub $12, %r8
     jb .Laes_gen_aesni_ecb_dec_k192_w12_done
     .p2align 4
 .Laes_gen_aesni_ecb_dec_k192_w12_loop:
@@ -919,11 +919,11 @@ aes_gen_aesni_ecb_dec_k192_w12:
     movdqu %xmm9, 144(%rdx)
     movdqu %xmm10, 160(%rdx)
     movdqu %xmm11, 176(%rdx)
+    sub $12, %r8
+    jb .Laes_gen_aesni_ecb_dec_k192_w12_done
     add $192, %rcx
     add $192, %rdx
-    sub $12, %r8
-    cmp $12, %r8
-    jae .Laes_gen_aesni_ecb_dec_k192_w12_loop
+    jmp .Laes_gen_aesni_ecb_dec_k192_w12_loop
 .Laes_gen_aesni_ecb_dec_k192_w12_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -981,7 +981,7 @@ aes_gen_aesni_ecb_dec_k192_w8:
     movdqu 160(%rdi), %xmm12
     movdqu 176(%rdi), %xmm11
     movdqu 192(%rdi), %xmm10
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_aesni_ecb_dec_k192_w8_done
     .p2align 4
 .Laes_gen_aesni_ecb_dec_k192_w8_loop:
@@ -1111,11 +1111,11 @@ aes_gen_aesni_ecb_dec_k192_w8:
     movdqu %xmm5, 80(%rdx)
     movdqu %xmm6, 96(%rdx)
     movdqu %xmm7, 112(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_aesni_ecb_dec_k192_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_aesni_ecb_dec_k192_w8_loop
+    jmp .Laes_gen_aesni_ecb_dec_k192_w8_loop
 .Laes_gen_aesni_ecb_dec_k192_w8_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -1177,7 +1177,7 @@ aes_gen_aesni_ecb_dec_k192_w4:
     movdqu 160(%rdi), %xmm8
     movdqu 176(%rdi), %xmm7
     movdqu 192(%rdi), %xmm6
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_ecb_dec_k192_w4_done
     .p2align 4
 .Laes_gen_aesni_ecb_dec_k192_w4_loop:
@@ -1243,11 +1243,11 @@ aes_gen_aesni_ecb_dec_k192_w4:
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
     movdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_ecb_dec_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_ecb_dec_k192_w4_loop
+    jmp .Laes_gen_aesni_ecb_dec_k192_w4_loop
 .Laes_gen_aesni_ecb_dec_k192_w4_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -1311,7 +1311,7 @@ aes_gen_aesni_ecb_dec_k192_w2:
     movdqu 160(%rdi), %xmm6
     movdqu 176(%rdi), %xmm5
     movdqu 192(%rdi), %xmm4
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_ecb_dec_k192_w2_done
     .p2align 4
 .Laes_gen_aesni_ecb_dec_k192_w2_loop:
@@ -1345,11 +1345,11 @@ aes_gen_aesni_ecb_dec_k192_w2:
     .byte 0x66,0x0f,0x38,0xdf,0xcc         # aesdeclast %xmm4, %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_ecb_dec_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_ecb_dec_k192_w2_loop
+    jmp .Laes_gen_aesni_ecb_dec_k192_w2_loop
 .Laes_gen_aesni_ecb_dec_k192_w2_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -1411,7 +1411,7 @@ aes_gen_aesni_ecb_dec_k192_w1:
     movdqu 160(%rdi), %xmm5
     movdqu 176(%rdi), %xmm4
     movdqu 192(%rdi), %xmm3
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_ecb_dec_k192_w1_done
     .p2align 4
 .Laes_gen_aesni_ecb_dec_k192_w1_loop:
@@ -1430,11 +1430,11 @@ aes_gen_aesni_ecb_dec_k192_w1:
     .byte 0x66,0x0f,0x38,0xde,0xc4         # aesdec %xmm4, %xmm0
     .byte 0x66,0x0f,0x38,0xdf,0xc3         # aesdeclast %xmm3, %xmm0
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_ecb_dec_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_ecb_dec_k192_w1_loop
+    jmp .Laes_gen_aesni_ecb_dec_k192_w1_loop
 .Laes_gen_aesni_ecb_dec_k192_w1_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -1486,7 +1486,7 @@ aes_gen_aesni_ecb_dec_k256_w12:
     movdqu 0(%rdi), %xmm13
     movdqu 208(%rdi), %xmm15
     movdqu 224(%rdi), %xmm14
-    cmp $12, %r8
+    sub $12, %r8
     jb .Laes_gen_aesni_ecb_dec_k256_w12_done
     .p2align 4
 .Laes_gen_aesni_ecb_dec_k256_w12_loop:
@@ -1706,11 +1706,11 @@ aes_gen_aesni_ecb_dec_k256_w12:
     movdqu %xmm9, 144(%rdx)
     movdqu %xmm10, 160(%rdx)
     movdqu %xmm11, 176(%rdx)
+    sub $12, %r8
+    jb .Laes_gen_aesni_ecb_dec_k256_w12_done
     add $192, %rcx
     add $192, %rdx
-    sub $12, %r8
-    cmp $12, %r8
-    jae .Laes_gen_aesni_ecb_dec_k256_w12_loop
+    jmp .Laes_gen_aesni_ecb_dec_k256_w12_loop
 .Laes_gen_aesni_ecb_dec_k256_w12_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -1768,7 +1768,7 @@ aes_gen_aesni_ecb_dec_k256_w8:
     movdqu 192(%rdi), %xmm12
     movdqu 208(%rdi), %xmm11
     movdqu 224(%rdi), %xmm10
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_aesni_ecb_dec_k256_w8_done
     .p2align 4
 .Laes_gen_aesni_ecb_dec_k256_w8_loop:
@@ -1916,11 +1916,11 @@ aes_gen_aesni_ecb_dec_k256_w8:
     movdqu %xmm5, 80(%rdx)
     movdqu %xmm6, 96(%rdx)
     movdqu %xmm7, 112(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_aesni_ecb_dec_k256_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_aesni_ecb_dec_k256_w8_loop
+    jmp .Laes_gen_aesni_ecb_dec_k256_w8_loop
 .Laes_gen_aesni_ecb_dec_k256_w8_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -1982,7 +1982,7 @@ aes_gen_aesni_ecb_dec_k256_w4:
     movdqu 192(%rdi), %xmm8
     movdqu 208(%rdi), %xmm7
     movdqu 224(%rdi), %xmm6
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_ecb_dec_k256_w4_done
     .p2align 4
 .Laes_gen_aesni_ecb_dec_k256_w4_loop:
@@ -2058,11 +2058,11 @@ aes_gen_aesni_ecb_dec_k256_w4:
     movdqu %xmm1, 16(%rdx)
     movdqu %xmm2, 32(%rdx)
     movdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_ecb_dec_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_ecb_dec_k256_w4_loop
+    jmp .Laes_gen_aesni_ecb_dec_k256_w4_loop
 .Laes_gen_aesni_ecb_dec_k256_w4_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -2126,7 +2126,7 @@ aes_gen_aesni_ecb_dec_k256_w2:
     movdqu 192(%rdi), %xmm6
     movdqu 208(%rdi), %xmm5
     movdqu 224(%rdi), %xmm4
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_ecb_dec_k256_w2_done
     .p2align 4
 .Laes_gen_aesni_ecb_dec_k256_w2_loop:
@@ -2166,11 +2166,11 @@ aes_gen_aesni_ecb_dec_k256_w2:
     .byte 0x66,0x0f,0x38,0xdf,0xcc         # aesdeclast %xmm4, %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_ecb_dec_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_ecb_dec_k256_w2_loop
+    jmp .Laes_gen_aesni_ecb_dec_k256_w2_loop
 .Laes_gen_aesni_ecb_dec_k256_w2_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -2235,7 +2235,7 @@ aes_gen_aesni_ecb_dec_k256_w1:
     movdqu 192(%rdi), %xmm5
     movdqu 208(%rdi), %xmm4
     movdqu 224(%rdi), %xmm3
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_ecb_dec_k256_w1_done
     .p2align 4
 .Laes_gen_aesni_ecb_dec_k256_w1_loop:
@@ -2257,11 +2257,11 @@ aes_gen_aesni_ecb_dec_k256_w1:
     .byte 0x66,0x0f,0x38,0xde,0xc4         # aesdec %xmm4, %xmm0
     .byte 0x66,0x0f,0x38,0xdf,0xc3         # aesdeclast %xmm3, %xmm0
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_ecb_dec_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_ecb_dec_k256_w1_loop
+    jmp .Laes_gen_aesni_ecb_dec_k256_w1_loop
 .Laes_gen_aesni_ecb_dec_k256_w1_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0

@@ -73,7 +73,7 @@ aes_gen_aesni_xts_dec_k128_w6:
     movdqa %xmm11, %xmm12
     paddq %xmm11, %xmm12
     pxor %xmm6, %xmm12
-    cmp $6, %r8
+    sub $6, %r8
     jb .Laes_gen_aesni_xts_dec_k128_w6_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k128_w6_loop:
@@ -230,11 +230,11 @@ aes_gen_aesni_xts_dec_k128_w6:
     movdqu 80(%rdx), %xmm13
     .byte 0x66,0x41,0x0f,0x38,0xdf,0xed    # aesdeclast %xmm13, %xmm5
     movdqu %xmm5, 80(%rdx)
+    sub $6, %r8
+    jb .Laes_gen_aesni_xts_dec_k128_w6_done
     add $96, %rcx
     add $96, %rdx
-    sub $6, %r8
-    cmp $6, %r8
-    jae .Laes_gen_aesni_xts_dec_k128_w6_loop
+    jmp .Laes_gen_aesni_xts_dec_k128_w6_loop
 .Laes_gen_aesni_xts_dec_k128_w6_done:
     movdqu %xmm7, (%rsi)
     xor %eax, %eax
@@ -311,7 +311,7 @@ aes_gen_aesni_xts_dec_k128_w4:
     movdqa %xmm7, %xmm8
     paddq %xmm7, %xmm8
     pxor %xmm4, %xmm8
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_xts_dec_k128_w4_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k128_w4_loop:
@@ -416,11 +416,11 @@ aes_gen_aesni_xts_dec_k128_w4:
     movdqu 48(%rdx), %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xdf,0xd9    # aesdeclast %xmm9, %xmm3
     movdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_xts_dec_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_xts_dec_k128_w4_loop
+    jmp .Laes_gen_aesni_xts_dec_k128_w4_loop
 .Laes_gen_aesni_xts_dec_k128_w4_done:
     movdqu %xmm5, (%rsi)
     xor %eax, %eax
@@ -489,7 +489,7 @@ aes_gen_aesni_xts_dec_k128_w2:
     movdqa %xmm3, %xmm4
     paddq %xmm3, %xmm4
     pxor %xmm2, %xmm4
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_xts_dec_k128_w2_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k128_w2_loop:
@@ -542,11 +542,11 @@ aes_gen_aesni_xts_dec_k128_w2:
     movdqu 16(%rdx), %xmm5
     .byte 0x66,0x0f,0x38,0xdf,0xcd         # aesdeclast %xmm5, %xmm1
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_xts_dec_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_xts_dec_k128_w2_loop
+    jmp .Laes_gen_aesni_xts_dec_k128_w2_loop
 .Laes_gen_aesni_xts_dec_k128_w2_done:
     movdqu %xmm3, (%rsi)
     xor %eax, %eax
@@ -609,7 +609,7 @@ aes_gen_aesni_xts_dec_k128_w1:
     movdqu 144(%rdi), %xmm6
     movdqu 160(%rdi), %xmm5
     movdqu (%rsi), %xmm2
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_xts_dec_k128_w1_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k128_w1_loop:
@@ -634,11 +634,11 @@ aes_gen_aesni_xts_dec_k128_w1:
     pxor %xmm1, %xmm2
     .byte 0x66,0x0f,0x38,0xdf,0xc3         # aesdeclast %xmm3, %xmm0
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_xts_dec_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_xts_dec_k128_w1_loop
+    jmp .Laes_gen_aesni_xts_dec_k128_w1_loop
 .Laes_gen_aesni_xts_dec_k128_w1_done:
     movdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -722,7 +722,7 @@ aes_gen_aesni_xts_dec_k192_w6:
     movdqa %xmm11, %xmm12
     paddq %xmm11, %xmm12
     pxor %xmm6, %xmm12
-    cmp $6, %r8
+    sub $6, %r8
     jb .Laes_gen_aesni_xts_dec_k192_w6_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k192_w6_loop:
@@ -893,11 +893,11 @@ aes_gen_aesni_xts_dec_k192_w6:
     movdqu 80(%rdx), %xmm13
     .byte 0x66,0x41,0x0f,0x38,0xdf,0xed    # aesdeclast %xmm13, %xmm5
     movdqu %xmm5, 80(%rdx)
+    sub $6, %r8
+    jb .Laes_gen_aesni_xts_dec_k192_w6_done
     add $96, %rcx
     add $96, %rdx
-    sub $6, %r8
-    cmp $6, %r8
-    jae .Laes_gen_aesni_xts_dec_k192_w6_loop
+    jmp .Laes_gen_aesni_xts_dec_k192_w6_loop
 .Laes_gen_aesni_xts_dec_k192_w6_done:
     movdqu %xmm7, (%rsi)
     xor %eax, %eax
@@ -974,7 +974,7 @@ aes_gen_aesni_xts_dec_k192_w4:
     movdqa %xmm7, %xmm8
     paddq %xmm7, %xmm8
     pxor %xmm4, %xmm8
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_xts_dec_k192_w4_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k192_w4_loop:
@@ -1089,11 +1089,11 @@ aes_gen_aesni_xts_dec_k192_w4:
     movdqu 48(%rdx), %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xdf,0xd9    # aesdeclast %xmm9, %xmm3
     movdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_xts_dec_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_xts_dec_k192_w4_loop
+    jmp .Laes_gen_aesni_xts_dec_k192_w4_loop
 .Laes_gen_aesni_xts_dec_k192_w4_done:
     movdqu %xmm5, (%rsi)
     xor %eax, %eax
@@ -1162,7 +1162,7 @@ aes_gen_aesni_xts_dec_k192_w2:
     movdqa %xmm3, %xmm4
     paddq %xmm3, %xmm4
     pxor %xmm2, %xmm4
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_xts_dec_k192_w2_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k192_w2_loop:
@@ -1221,11 +1221,11 @@ aes_gen_aesni_xts_dec_k192_w2:
     movdqu 16(%rdx), %xmm5
     .byte 0x66,0x0f,0x38,0xdf,0xcd         # aesdeclast %xmm5, %xmm1
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_xts_dec_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_xts_dec_k192_w2_loop
+    jmp .Laes_gen_aesni_xts_dec_k192_w2_loop
 .Laes_gen_aesni_xts_dec_k192_w2_done:
     movdqu %xmm3, (%rsi)
     xor %eax, %eax
@@ -1290,7 +1290,7 @@ aes_gen_aesni_xts_dec_k192_w1:
     movdqu 176(%rdi), %xmm6
     movdqu 192(%rdi), %xmm5
     movdqu (%rsi), %xmm2
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_xts_dec_k192_w1_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k192_w1_loop:
@@ -1320,11 +1320,11 @@ aes_gen_aesni_xts_dec_k192_w1:
     movdqu 0(%rdx), %xmm3
     .byte 0x66,0x0f,0x38,0xdf,0xc3         # aesdeclast %xmm3, %xmm0
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_xts_dec_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_xts_dec_k192_w1_loop
+    jmp .Laes_gen_aesni_xts_dec_k192_w1_loop
 .Laes_gen_aesni_xts_dec_k192_w1_done:
     movdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -1409,7 +1409,7 @@ aes_gen_aesni_xts_dec_k256_w6:
     movdqa %xmm11, %xmm12
     paddq %xmm11, %xmm12
     pxor %xmm6, %xmm12
-    cmp $6, %r8
+    sub $6, %r8
     jb .Laes_gen_aesni_xts_dec_k256_w6_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k256_w6_loop:
@@ -1594,11 +1594,11 @@ aes_gen_aesni_xts_dec_k256_w6:
     movdqu 80(%rdx), %xmm13
     .byte 0x66,0x41,0x0f,0x38,0xdf,0xed    # aesdeclast %xmm13, %xmm5
     movdqu %xmm5, 80(%rdx)
+    sub $6, %r8
+    jb .Laes_gen_aesni_xts_dec_k256_w6_done
     add $96, %rcx
     add $96, %rdx
-    sub $6, %r8
-    cmp $6, %r8
-    jae .Laes_gen_aesni_xts_dec_k256_w6_loop
+    jmp .Laes_gen_aesni_xts_dec_k256_w6_loop
 .Laes_gen_aesni_xts_dec_k256_w6_done:
     movdqu %xmm7, (%rsi)
     xor %eax, %eax
@@ -1675,7 +1675,7 @@ aes_gen_aesni_xts_dec_k256_w4:
     movdqa %xmm7, %xmm8
     paddq %xmm7, %xmm8
     pxor %xmm4, %xmm8
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_aesni_xts_dec_k256_w4_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k256_w4_loop:
@@ -1800,11 +1800,11 @@ aes_gen_aesni_xts_dec_k256_w4:
     movdqu 48(%rdx), %xmm9
     .byte 0x66,0x41,0x0f,0x38,0xdf,0xd9    # aesdeclast %xmm9, %xmm3
     movdqu %xmm3, 48(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_aesni_xts_dec_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_aesni_xts_dec_k256_w4_loop
+    jmp .Laes_gen_aesni_xts_dec_k256_w4_loop
 .Laes_gen_aesni_xts_dec_k256_w4_done:
     movdqu %xmm5, (%rsi)
     xor %eax, %eax
@@ -1873,7 +1873,7 @@ aes_gen_aesni_xts_dec_k256_w2:
     movdqa %xmm3, %xmm4
     paddq %xmm3, %xmm4
     pxor %xmm2, %xmm4
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_aesni_xts_dec_k256_w2_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k256_w2_loop:
@@ -1938,11 +1938,11 @@ aes_gen_aesni_xts_dec_k256_w2:
     movdqu 16(%rdx), %xmm5
     .byte 0x66,0x0f,0x38,0xdf,0xcd         # aesdeclast %xmm5, %xmm1
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_aesni_xts_dec_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_aesni_xts_dec_k256_w2_loop
+    jmp .Laes_gen_aesni_xts_dec_k256_w2_loop
 .Laes_gen_aesni_xts_dec_k256_w2_done:
     movdqu %xmm3, (%rsi)
     xor %eax, %eax
@@ -2007,7 +2007,7 @@ aes_gen_aesni_xts_dec_k256_w1:
     movdqu 208(%rdi), %xmm6
     movdqu 224(%rdi), %xmm5
     movdqu (%rsi), %xmm2
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_aesni_xts_dec_k256_w1_done
     .p2align 4
 .Laes_gen_aesni_xts_dec_k256_w1_loop:
@@ -2041,11 +2041,11 @@ aes_gen_aesni_xts_dec_k256_w1:
     movdqu 0(%rdx), %xmm3
     .byte 0x66,0x0f,0x38,0xdf,0xc3         # aesdeclast %xmm3, %xmm0
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_aesni_xts_dec_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_aesni_xts_dec_k256_w1_loop
+    jmp .Laes_gen_aesni_xts_dec_k256_w1_loop
 .Laes_gen_aesni_xts_dec_k256_w1_done:
     movdqu %xmm2, (%rsi)
     xor %eax, %eax

@@ -41,7 +41,7 @@ aes_gen_vaes256_cbc_dec_k128_w16:
     vbroadcasti128 144(%rdi), %ymm12
     vbroadcasti128 160(%rdi), %ymm11
     vbroadcasti128 (%rsi), %ymm8
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes256_cbc_dec_k128_w16_done
     .p2align 4
 .Laes_gen_vaes256_cbc_dec_k128_w16_loop:
@@ -164,11 +164,11 @@ aes_gen_vaes256_cbc_dec_k128_w16:
     vmovdqu %ymm5, 160(%rdx)
     vmovdqu %ymm6, 192(%rdx)
     vmovdqu %ymm7, 224(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes256_cbc_dec_k128_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes256_cbc_dec_k128_w16_loop
+    jmp .Laes_gen_vaes256_cbc_dec_k128_w16_loop
 .Laes_gen_vaes256_cbc_dec_k128_w16_done:
     vextracti128 $1, %ymm8, (%rsi)
     xor %eax, %eax
@@ -232,7 +232,7 @@ aes_gen_vaes256_cbc_dec_k128_w8:
     vbroadcasti128 144(%rdi), %ymm8
     vbroadcasti128 160(%rdi), %ymm7
     vbroadcasti128 (%rsi), %ymm4
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes256_cbc_dec_k128_w8_done
     .p2align 4
 .Laes_gen_vaes256_cbc_dec_k128_w8_loop:
@@ -295,11 +295,11 @@ aes_gen_vaes256_cbc_dec_k128_w8:
     vmovdqu %ymm1, 32(%rdx)
     vmovdqu %ymm2, 64(%rdx)
     vmovdqu %ymm3, 96(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes256_cbc_dec_k128_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes256_cbc_dec_k128_w8_loop
+    jmp .Laes_gen_vaes256_cbc_dec_k128_w8_loop
 .Laes_gen_vaes256_cbc_dec_k128_w8_done:
     vextracti128 $1, %ymm4, (%rsi)
     xor %eax, %eax
@@ -363,7 +363,7 @@ aes_gen_vaes256_cbc_dec_k128_w4:
     vbroadcasti128 144(%rdi), %ymm6
     vbroadcasti128 160(%rdi), %ymm5
     vbroadcasti128 (%rsi), %ymm2
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes256_cbc_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vaes256_cbc_dec_k128_w4_loop:
@@ -397,11 +397,11 @@ aes_gen_vaes256_cbc_dec_k128_w4:
     vmovdqu 32(%rcx), %ymm2
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes256_cbc_dec_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes256_cbc_dec_k128_w4_loop
+    jmp .Laes_gen_vaes256_cbc_dec_k128_w4_loop
 .Laes_gen_vaes256_cbc_dec_k128_w4_done:
     vextracti128 $1, %ymm2, (%rsi)
     xor %eax, %eax
@@ -463,7 +463,7 @@ aes_gen_vaes256_cbc_dec_k128_w2:
     vbroadcasti128 144(%rdi), %ymm5
     vbroadcasti128 160(%rdi), %ymm4
     vbroadcasti128 (%rsi), %ymm1
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes256_cbc_dec_k128_w2_done
     .p2align 4
 .Laes_gen_vaes256_cbc_dec_k128_w2_loop:
@@ -483,11 +483,11 @@ aes_gen_vaes256_cbc_dec_k128_w2:
     .byte 0xc4,0xe2,0x7d,0xdf,0xc2         # vaesdeclast %ymm2, %ymm0, %ymm0
     vmovdqu 0(%rcx), %ymm1
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes256_cbc_dec_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes256_cbc_dec_k128_w2_loop
+    jmp .Laes_gen_vaes256_cbc_dec_k128_w2_loop
 .Laes_gen_vaes256_cbc_dec_k128_w2_done:
     vextracti128 $1, %ymm1, (%rsi)
     xor %eax, %eax
@@ -526,7 +526,7 @@ aes_gen_vaes256_cbc_dec_k128_w2:
 aes_gen_vaes256_cbc_dec_k128_w1:
     endbr64
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes256_cbc_dec_k128_w1_done
     .p2align 4
 .Laes_gen_vaes256_cbc_dec_k128_w1_loop:
@@ -545,11 +545,11 @@ aes_gen_vaes256_cbc_dec_k128_w1:
     .byte 0xc4,0xe2,0x79,0xdf,0xc2         # vaesdeclast %xmm2, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes256_cbc_dec_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes256_cbc_dec_k128_w1_loop
+    jmp .Laes_gen_vaes256_cbc_dec_k128_w1_loop
 .Laes_gen_vaes256_cbc_dec_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -595,7 +595,7 @@ aes_gen_vaes256_cbc_dec_k192_w16:
     vbroadcasti128 176(%rdi), %ymm12
     vbroadcasti128 192(%rdi), %ymm11
     vbroadcasti128 (%rsi), %ymm8
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes256_cbc_dec_k192_w16_done
     .p2align 4
 .Laes_gen_vaes256_cbc_dec_k192_w16_loop:
@@ -736,11 +736,11 @@ aes_gen_vaes256_cbc_dec_k192_w16:
     vmovdqu %ymm5, 160(%rdx)
     vmovdqu %ymm6, 192(%rdx)
     vmovdqu %ymm7, 224(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes256_cbc_dec_k192_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes256_cbc_dec_k192_w16_loop
+    jmp .Laes_gen_vaes256_cbc_dec_k192_w16_loop
 .Laes_gen_vaes256_cbc_dec_k192_w16_done:
     vextracti128 $1, %ymm8, (%rsi)
     xor %eax, %eax
@@ -804,7 +804,7 @@ aes_gen_vaes256_cbc_dec_k192_w8:
     vbroadcasti128 176(%rdi), %ymm8
     vbroadcasti128 192(%rdi), %ymm7
     vbroadcasti128 (%rsi), %ymm4
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes256_cbc_dec_k192_w8_done
     .p2align 4
 .Laes_gen_vaes256_cbc_dec_k192_w8_loop:
@@ -877,11 +877,11 @@ aes_gen_vaes256_cbc_dec_k192_w8:
     vmovdqu %ymm1, 32(%rdx)
     vmovdqu %ymm2, 64(%rdx)
     vmovdqu %ymm3, 96(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes256_cbc_dec_k192_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes256_cbc_dec_k192_w8_loop
+    jmp .Laes_gen_vaes256_cbc_dec_k192_w8_loop
 .Laes_gen_vaes256_cbc_dec_k192_w8_done:
     vextracti128 $1, %ymm4, (%rsi)
     xor %eax, %eax
@@ -947,7 +947,7 @@ aes_gen_vaes256_cbc_dec_k192_w4:
     vbroadcasti128 176(%rdi), %ymm6
     vbroadcasti128 192(%rdi), %ymm5
     vbroadcasti128 (%rsi), %ymm2
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes256_cbc_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vaes256_cbc_dec_k192_w4_loop:
@@ -986,11 +986,11 @@ aes_gen_vaes256_cbc_dec_k192_w4:
     vmovdqu 32(%rcx), %ymm2
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes256_cbc_dec_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes256_cbc_dec_k192_w4_loop
+    jmp .Laes_gen_vaes256_cbc_dec_k192_w4_loop
 .Laes_gen_vaes256_cbc_dec_k192_w4_done:
     vextracti128 $1, %ymm2, (%rsi)
     xor %eax, %eax
@@ -1057,7 +1057,7 @@ aes_gen_vaes256_cbc_dec_k192_w2:
     vbroadcasti128 176(%rdi), %ymm5
     vbroadcasti128 192(%rdi), %ymm4
     vbroadcasti128 (%rsi), %ymm1
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes256_cbc_dec_k192_w2_done
     .p2align 4
 .Laes_gen_vaes256_cbc_dec_k192_w2_loop:
@@ -1079,11 +1079,11 @@ aes_gen_vaes256_cbc_dec_k192_w2:
     .byte 0xc4,0xe2,0x7d,0xdf,0xc2         # vaesdeclast %ymm2, %ymm0, %ymm0
     vmovdqu 0(%rcx), %ymm1
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes256_cbc_dec_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes256_cbc_dec_k192_w2_loop
+    jmp .Laes_gen_vaes256_cbc_dec_k192_w2_loop
 .Laes_gen_vaes256_cbc_dec_k192_w2_done:
     vextracti128 $1, %ymm1, (%rsi)
     xor %eax, %eax
@@ -1124,7 +1124,7 @@ aes_gen_vaes256_cbc_dec_k192_w2:
 aes_gen_vaes256_cbc_dec_k192_w1:
     endbr64
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes256_cbc_dec_k192_w1_done
     .p2align 4
 .Laes_gen_vaes256_cbc_dec_k192_w1_loop:
@@ -1145,11 +1145,11 @@ aes_gen_vaes256_cbc_dec_k192_w1:
     .byte 0xc4,0xe2,0x79,0xdf,0xc2         # vaesdeclast %xmm2, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes256_cbc_dec_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes256_cbc_dec_k192_w1_loop
+    jmp .Laes_gen_vaes256_cbc_dec_k192_w1_loop
 .Laes_gen_vaes256_cbc_dec_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -1195,7 +1195,7 @@ aes_gen_vaes256_cbc_dec_k256_w16:
     vbroadcasti128 208(%rdi), %ymm12
     vbroadcasti128 224(%rdi), %ymm11
     vbroadcasti128 (%rsi), %ymm8
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes256_cbc_dec_k256_w16_done
     .p2align 4
 .Laes_gen_vaes256_cbc_dec_k256_w16_loop:
@@ -1354,11 +1354,11 @@ aes_gen_vaes256_cbc_dec_k256_w16:
     vmovdqu %ymm5, 160(%rdx)
     vmovdqu %ymm6, 192(%rdx)
     vmovdqu %ymm7, 224(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes256_cbc_dec_k256_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes256_cbc_dec_k256_w16_loop
+    jmp .Laes_gen_vaes256_cbc_dec_k256_w16_loop
 .Laes_gen_vaes256_cbc_dec_k256_w16_done:
     vextracti128 $1, %ymm8, (%rsi)
     xor %eax, %eax
@@ -1422,7 +1422,7 @@ aes_gen_vaes256_cbc_dec_k256_w8:
     vbroadcasti128 208(%rdi), %ymm8
     vbroadcasti128 224(%rdi), %ymm7
     vbroadcasti128 (%rsi), %ymm4
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes256_cbc_dec_k256_w8_done
     .p2align 4
 .Laes_gen_vaes256_cbc_dec_k256_w8_loop:
@@ -1505,11 +1505,11 @@ aes_gen_vaes256_cbc_dec_k256_w8:
     vmovdqu %ymm1, 32(%rdx)
     vmovdqu %ymm2, 64(%rdx)
     vmovdqu %ymm3, 96(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes256_cbc_dec_k256_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes256_cbc_dec_k256_w8_loop
+    jmp .Laes_gen_vaes256_cbc_dec_k256_w8_loop
 .Laes_gen_vaes256_cbc_dec_k256_w8_done:
     vextracti128 $1, %ymm4, (%rsi)
     xor %eax, %eax
@@ -1575,7 +1575,7 @@ aes_gen_vaes256_cbc_dec_k256_w4:
     vbroadcasti128 208(%rdi), %ymm6
     vbroadcasti128 224(%rdi), %ymm5
     vbroadcasti128 (%rsi), %ymm2
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes256_cbc_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vaes256_cbc_dec_k256_w4_loop:
@@ -1620,11 +1620,11 @@ aes_gen_vaes256_cbc_dec_k256_w4:
     vmovdqu 32(%rcx), %ymm2
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes256_cbc_dec_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes256_cbc_dec_k256_w4_loop
+    jmp .Laes_gen_vaes256_cbc_dec_k256_w4_loop
 .Laes_gen_vaes256_cbc_dec_k256_w4_done:
     vextracti128 $1, %ymm2, (%rsi)
     xor %eax, %eax
@@ -1691,7 +1691,7 @@ aes_gen_vaes256_cbc_dec_k256_w2:
     vbroadcasti128 208(%rdi), %ymm5
     vbroadcasti128 224(%rdi), %ymm4
     vbroadcasti128 (%rsi), %ymm1
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes256_cbc_dec_k256_w2_done
     .p2align 4
 .Laes_gen_vaes256_cbc_dec_k256_w2_loop:
@@ -1717,11 +1717,11 @@ aes_gen_vaes256_cbc_dec_k256_w2:
     .byte 0xc4,0xe2,0x7d,0xdf,0xc2         # vaesdeclast %ymm2, %ymm0, %ymm0
     vmovdqu 0(%rcx), %ymm1
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes256_cbc_dec_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes256_cbc_dec_k256_w2_loop
+    jmp .Laes_gen_vaes256_cbc_dec_k256_w2_loop
 .Laes_gen_vaes256_cbc_dec_k256_w2_done:
     vextracti128 $1, %ymm1, (%rsi)
     xor %eax, %eax
@@ -1762,7 +1762,7 @@ aes_gen_vaes256_cbc_dec_k256_w2:
 aes_gen_vaes256_cbc_dec_k256_w1:
     endbr64
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes256_cbc_dec_k256_w1_done
     .p2align 4
 .Laes_gen_vaes256_cbc_dec_k256_w1_loop:
@@ -1785,11 +1785,11 @@ aes_gen_vaes256_cbc_dec_k256_w1:
     .byte 0xc4,0xe2,0x79,0xdf,0xc2         # vaesdeclast %xmm2, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes256_cbc_dec_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes256_cbc_dec_k256_w1_loop
+    jmp .Laes_gen_vaes256_cbc_dec_k256_w1_loop
 .Laes_gen_vaes256_cbc_dec_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax

@@ -41,7 +41,7 @@ aes_gen_vaes256_cfb_dec_k128_w16:
     vbroadcasti128 144(%rdi), %ymm12
     vbroadcasti128 160(%rdi), %ymm11
     vbroadcasti128 (%rsi), %ymm8
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes256_cfb_dec_k128_w16_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k128_w16_loop:
@@ -163,11 +163,11 @@ aes_gen_vaes256_cfb_dec_k128_w16:
     vmovdqu %ymm5, 160(%rdx)
     vmovdqu %ymm6, 192(%rdx)
     vmovdqu %ymm7, 224(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes256_cfb_dec_k128_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes256_cfb_dec_k128_w16_loop
+    jmp .Laes_gen_vaes256_cfb_dec_k128_w16_loop
 .Laes_gen_vaes256_cfb_dec_k128_w16_done:
     vextracti128 $1, %ymm8, (%rsi)
     xor %eax, %eax
@@ -231,7 +231,7 @@ aes_gen_vaes256_cfb_dec_k128_w8:
     vbroadcasti128 144(%rdi), %ymm8
     vbroadcasti128 160(%rdi), %ymm7
     vbroadcasti128 (%rsi), %ymm4
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes256_cfb_dec_k128_w8_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k128_w8_loop:
@@ -293,11 +293,11 @@ aes_gen_vaes256_cfb_dec_k128_w8:
     vmovdqu %ymm1, 32(%rdx)
     vmovdqu %ymm2, 64(%rdx)
     vmovdqu %ymm3, 96(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes256_cfb_dec_k128_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes256_cfb_dec_k128_w8_loop
+    jmp .Laes_gen_vaes256_cfb_dec_k128_w8_loop
 .Laes_gen_vaes256_cfb_dec_k128_w8_done:
     vextracti128 $1, %ymm4, (%rsi)
     xor %eax, %eax
@@ -361,7 +361,7 @@ aes_gen_vaes256_cfb_dec_k128_w4:
     vbroadcasti128 144(%rdi), %ymm6
     vbroadcasti128 160(%rdi), %ymm5
     vbroadcasti128 (%rsi), %ymm2
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes256_cfb_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k128_w4_loop:
@@ -394,11 +394,11 @@ aes_gen_vaes256_cfb_dec_k128_w4:
     .byte 0xc4,0xe2,0x75,0xdd,0xcb         # vaesenclast %ymm3, %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes256_cfb_dec_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes256_cfb_dec_k128_w4_loop
+    jmp .Laes_gen_vaes256_cfb_dec_k128_w4_loop
 .Laes_gen_vaes256_cfb_dec_k128_w4_done:
     vextracti128 $1, %ymm2, (%rsi)
     xor %eax, %eax
@@ -460,7 +460,7 @@ aes_gen_vaes256_cfb_dec_k128_w2:
     vbroadcasti128 144(%rdi), %ymm5
     vbroadcasti128 160(%rdi), %ymm4
     vbroadcasti128 (%rsi), %ymm1
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes256_cfb_dec_k128_w2_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k128_w2_loop:
@@ -479,11 +479,11 @@ aes_gen_vaes256_cfb_dec_k128_w2:
     vpxor %ymm1, %ymm4, %ymm2
     .byte 0xc4,0xe2,0x7d,0xdd,0xc2         # vaesenclast %ymm2, %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes256_cfb_dec_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes256_cfb_dec_k128_w2_loop
+    jmp .Laes_gen_vaes256_cfb_dec_k128_w2_loop
 .Laes_gen_vaes256_cfb_dec_k128_w2_done:
     vextracti128 $1, %ymm1, (%rsi)
     xor %eax, %eax
@@ -522,7 +522,7 @@ aes_gen_vaes256_cfb_dec_k128_w2:
 aes_gen_vaes256_cfb_dec_k128_w1:
     endbr64
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes256_cfb_dec_k128_w1_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k128_w1_loop:
@@ -541,11 +541,11 @@ aes_gen_vaes256_cfb_dec_k128_w1:
     vpxor 160(%rdi), %xmm1, %xmm2
     .byte 0xc4,0xe2,0x79,0xdd,0xc2         # vaesenclast %xmm2, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes256_cfb_dec_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes256_cfb_dec_k128_w1_loop
+    jmp .Laes_gen_vaes256_cfb_dec_k128_w1_loop
 .Laes_gen_vaes256_cfb_dec_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -591,7 +591,7 @@ aes_gen_vaes256_cfb_dec_k192_w16:
     vbroadcasti128 176(%rdi), %ymm12
     vbroadcasti128 192(%rdi), %ymm11
     vbroadcasti128 (%rsi), %ymm8
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes256_cfb_dec_k192_w16_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k192_w16_loop:
@@ -731,11 +731,11 @@ aes_gen_vaes256_cfb_dec_k192_w16:
     vmovdqu %ymm5, 160(%rdx)
     vmovdqu %ymm6, 192(%rdx)
     vmovdqu %ymm7, 224(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes256_cfb_dec_k192_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes256_cfb_dec_k192_w16_loop
+    jmp .Laes_gen_vaes256_cfb_dec_k192_w16_loop
 .Laes_gen_vaes256_cfb_dec_k192_w16_done:
     vextracti128 $1, %ymm8, (%rsi)
     xor %eax, %eax
@@ -799,7 +799,7 @@ aes_gen_vaes256_cfb_dec_k192_w8:
     vbroadcasti128 176(%rdi), %ymm8
     vbroadcasti128 192(%rdi), %ymm7
     vbroadcasti128 (%rsi), %ymm4
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes256_cfb_dec_k192_w8_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k192_w8_loop:
@@ -871,11 +871,11 @@ aes_gen_vaes256_cfb_dec_k192_w8:
     vmovdqu %ymm1, 32(%rdx)
     vmovdqu %ymm2, 64(%rdx)
     vmovdqu %ymm3, 96(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes256_cfb_dec_k192_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes256_cfb_dec_k192_w8_loop
+    jmp .Laes_gen_vaes256_cfb_dec_k192_w8_loop
 .Laes_gen_vaes256_cfb_dec_k192_w8_done:
     vextracti128 $1, %ymm4, (%rsi)
     xor %eax, %eax
@@ -941,7 +941,7 @@ aes_gen_vaes256_cfb_dec_k192_w4:
     vbroadcasti128 176(%rdi), %ymm6
     vbroadcasti128 192(%rdi), %ymm5
     vbroadcasti128 (%rsi), %ymm2
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes256_cfb_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k192_w4_loop:
@@ -979,11 +979,11 @@ aes_gen_vaes256_cfb_dec_k192_w4:
     .byte 0xc4,0xe2,0x75,0xdd,0xcb         # vaesenclast %ymm3, %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes256_cfb_dec_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes256_cfb_dec_k192_w4_loop
+    jmp .Laes_gen_vaes256_cfb_dec_k192_w4_loop
 .Laes_gen_vaes256_cfb_dec_k192_w4_done:
     vextracti128 $1, %ymm2, (%rsi)
     xor %eax, %eax
@@ -1050,7 +1050,7 @@ aes_gen_vaes256_cfb_dec_k192_w2:
     vbroadcasti128 176(%rdi), %ymm5
     vbroadcasti128 192(%rdi), %ymm4
     vbroadcasti128 (%rsi), %ymm1
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes256_cfb_dec_k192_w2_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k192_w2_loop:
@@ -1071,11 +1071,11 @@ aes_gen_vaes256_cfb_dec_k192_w2:
     vpxor %ymm1, %ymm4, %ymm2
     .byte 0xc4,0xe2,0x7d,0xdd,0xc2         # vaesenclast %ymm2, %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes256_cfb_dec_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes256_cfb_dec_k192_w2_loop
+    jmp .Laes_gen_vaes256_cfb_dec_k192_w2_loop
 .Laes_gen_vaes256_cfb_dec_k192_w2_done:
     vextracti128 $1, %ymm1, (%rsi)
     xor %eax, %eax
@@ -1116,7 +1116,7 @@ aes_gen_vaes256_cfb_dec_k192_w2:
 aes_gen_vaes256_cfb_dec_k192_w1:
     endbr64
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes256_cfb_dec_k192_w1_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k192_w1_loop:
@@ -1137,11 +1137,11 @@ aes_gen_vaes256_cfb_dec_k192_w1:
     vpxor 192(%rdi), %xmm1, %xmm2
     .byte 0xc4,0xe2,0x79,0xdd,0xc2         # vaesenclast %xmm2, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes256_cfb_dec_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes256_cfb_dec_k192_w1_loop
+    jmp .Laes_gen_vaes256_cfb_dec_k192_w1_loop
 .Laes_gen_vaes256_cfb_dec_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -1187,7 +1187,7 @@ aes_gen_vaes256_cfb_dec_k256_w16:
     vbroadcasti128 208(%rdi), %ymm12
     vbroadcasti128 224(%rdi), %ymm11
     vbroadcasti128 (%rsi), %ymm8
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes256_cfb_dec_k256_w16_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k256_w16_loop:
@@ -1345,11 +1345,11 @@ aes_gen_vaes256_cfb_dec_k256_w16:
     vmovdqu %ymm5, 160(%rdx)
     vmovdqu %ymm6, 192(%rdx)
     vmovdqu %ymm7, 224(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes256_cfb_dec_k256_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes256_cfb_dec_k256_w16_loop
+    jmp .Laes_gen_vaes256_cfb_dec_k256_w16_loop
 .Laes_gen_vaes256_cfb_dec_k256_w16_done:
     vextracti128 $1, %ymm8, (%rsi)
     xor %eax, %eax
@@ -1413,7 +1413,7 @@ aes_gen_vaes256_cfb_dec_k256_w8:
     vbroadcasti128 208(%rdi), %ymm8
     vbroadcasti128 224(%rdi), %ymm7
     vbroadcasti128 (%rsi), %ymm4
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes256_cfb_dec_k256_w8_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k256_w8_loop:
@@ -1495,11 +1495,11 @@ aes_gen_vaes256_cfb_dec_k256_w8:
     vmovdqu %ymm1, 32(%rdx)
     vmovdqu %ymm2, 64(%rdx)
     vmovdqu %ymm3, 96(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes256_cfb_dec_k256_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes256_cfb_dec_k256_w8_loop
+    jmp .Laes_gen_vaes256_cfb_dec_k256_w8_loop
 .Laes_gen_vaes256_cfb_dec_k256_w8_done:
     vextracti128 $1, %ymm4, (%rsi)
     xor %eax, %eax
@@ -1565,7 +1565,7 @@ aes_gen_vaes256_cfb_dec_k256_w4:
     vbroadcasti128 208(%rdi), %ymm6
     vbroadcasti128 224(%rdi), %ymm5
     vbroadcasti128 (%rsi), %ymm2
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes256_cfb_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k256_w4_loop:
@@ -1609,11 +1609,11 @@ aes_gen_vaes256_cfb_dec_k256_w4:
     .byte 0xc4,0xe2,0x75,0xdd,0xcb         # vaesenclast %ymm3, %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes256_cfb_dec_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes256_cfb_dec_k256_w4_loop
+    jmp .Laes_gen_vaes256_cfb_dec_k256_w4_loop
 .Laes_gen_vaes256_cfb_dec_k256_w4_done:
     vextracti128 $1, %ymm2, (%rsi)
     xor %eax, %eax
@@ -1680,7 +1680,7 @@ aes_gen_vaes256_cfb_dec_k256_w2:
     vbroadcasti128 208(%rdi), %ymm5
     vbroadcasti128 224(%rdi), %ymm4
     vbroadcasti128 (%rsi), %ymm1
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes256_cfb_dec_k256_w2_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k256_w2_loop:
@@ -1705,11 +1705,11 @@ aes_gen_vaes256_cfb_dec_k256_w2:
     vpxor %ymm1, %ymm4, %ymm2
     .byte 0xc4,0xe2,0x7d,0xdd,0xc2         # vaesenclast %ymm2, %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes256_cfb_dec_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes256_cfb_dec_k256_w2_loop
+    jmp .Laes_gen_vaes256_cfb_dec_k256_w2_loop
 .Laes_gen_vaes256_cfb_dec_k256_w2_done:
     vextracti128 $1, %ymm1, (%rsi)
     xor %eax, %eax
@@ -1750,7 +1750,7 @@ aes_gen_vaes256_cfb_dec_k256_w2:
 aes_gen_vaes256_cfb_dec_k256_w1:
     endbr64
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes256_cfb_dec_k256_w1_done
     .p2align 4
 .Laes_gen_vaes256_cfb_dec_k256_w1_loop:
@@ -1773,11 +1773,11 @@ aes_gen_vaes256_cfb_dec_k256_w1:
     vpxor 224(%rdi), %xmm1, %xmm2
     .byte 0xc4,0xe2,0x79,0xdd,0xc2         # vaesenclast %xmm2, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes256_cfb_dec_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes256_cfb_dec_k256_w1_loop
+    jmp .Laes_gen_vaes256_cfb_dec_k256_w1_loop
 .Laes_gen_vaes256_cfb_dec_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax

@@ -108,7 +108,7 @@ aes_gen_vaes256_ctr_enc_k128_w16:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes256_ctr_enc_k128_w16_done
     .p2align 4
 .Laes_gen_vaes256_ctr_enc_k128_w16_loop:
@@ -339,11 +339,11 @@ aes_gen_vaes256_ctr_enc_k128_w16:
     vmovdqu %ymm5, 160(%rdx)
     vmovdqu %ymm6, 192(%rdx)
     vmovdqu %ymm7, 224(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes256_ctr_enc_k128_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes256_ctr_enc_k128_w16_loop
+    jmp .Laes_gen_vaes256_ctr_enc_k128_w16_loop
 .Laes_gen_vaes256_ctr_enc_k128_w16_done:
     vmovdqu %xmm8, (%rsi)
     xor %eax, %eax
@@ -412,7 +412,7 @@ aes_gen_vaes256_ctr_enc_k128_w8:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes256_ctr_enc_k128_w8_done
     .p2align 4
 .Laes_gen_vaes256_ctr_enc_k128_w8_loop:
@@ -539,11 +539,11 @@ aes_gen_vaes256_ctr_enc_k128_w8:
     vmovdqu %ymm1, 32(%rdx)
     vmovdqu %ymm2, 64(%rdx)
     vmovdqu %ymm3, 96(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes256_ctr_enc_k128_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes256_ctr_enc_k128_w8_loop
+    jmp .Laes_gen_vaes256_ctr_enc_k128_w8_loop
 .Laes_gen_vaes256_ctr_enc_k128_w8_done:
     vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -612,7 +612,7 @@ aes_gen_vaes256_ctr_enc_k128_w4:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes256_ctr_enc_k128_w4_done
     .p2align 4
 .Laes_gen_vaes256_ctr_enc_k128_w4_loop:
@@ -688,11 +688,11 @@ aes_gen_vaes256_ctr_enc_k128_w4:
     vpxor 32(%rcx), %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes256_ctr_enc_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes256_ctr_enc_k128_w4_loop
+    jmp .Laes_gen_vaes256_ctr_enc_k128_w4_loop
 .Laes_gen_vaes256_ctr_enc_k128_w4_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -759,7 +759,7 @@ aes_gen_vaes256_ctr_enc_k128_w2:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes256_ctr_enc_k128_w2_done
     .p2align 4
 .Laes_gen_vaes256_ctr_enc_k128_w2_loop:
@@ -810,11 +810,11 @@ aes_gen_vaes256_ctr_enc_k128_w2:
     .byte 0xc4,0xe2,0x7d,0xdd,0xc4         # vaesenclast %ymm4, %ymm0, %ymm0
     vpxor 0(%rcx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes256_ctr_enc_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes256_ctr_enc_k128_w2_loop
+    jmp .Laes_gen_vaes256_ctr_enc_k128_w2_loop
 .Laes_gen_vaes256_ctr_enc_k128_w2_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -858,7 +858,7 @@ aes_gen_vaes256_ctr_enc_k128_w1:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes256_ctr_enc_k128_w1_done
     .p2align 4
 .Laes_gen_vaes256_ctr_enc_k128_w1_loop:
@@ -892,11 +892,11 @@ aes_gen_vaes256_ctr_enc_k128_w1:
     .byte 0xc4,0xe2,0x79,0xdd,0x87,0xa0,0x00,0x00,0x00 # vaesenclast 160(%rdi), %xmm0, %xmm0
     vpxor 0(%rcx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes256_ctr_enc_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes256_ctr_enc_k128_w1_loop
+    jmp .Laes_gen_vaes256_ctr_enc_k128_w1_loop
 .Laes_gen_vaes256_ctr_enc_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -946,7 +946,7 @@ aes_gen_vaes256_ctr_enc_k192_w16:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes256_ctr_enc_k192_w16_done
     .p2align 4
 .Laes_gen_vaes256_ctr_enc_k192_w16_loop:
@@ -1195,11 +1195,11 @@ aes_gen_vaes256_ctr_enc_k192_w16:
     vmovdqu %ymm5, 160(%rdx)
     vmovdqu %ymm6, 192(%rdx)
     vmovdqu %ymm7, 224(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes256_ctr_enc_k192_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes256_ctr_enc_k192_w16_loop
+    jmp .Laes_gen_vaes256_ctr_enc_k192_w16_loop
 .Laes_gen_vaes256_ctr_enc_k192_w16_done:
     vmovdqu %xmm8, (%rsi)
     xor %eax, %eax
@@ -1268,7 +1268,7 @@ aes_gen_vaes256_ctr_enc_k192_w8:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes256_ctr_enc_k192_w8_done
     .p2align 4
 .Laes_gen_vaes256_ctr_enc_k192_w8_loop:
@@ -1405,11 +1405,11 @@ aes_gen_vaes256_ctr_enc_k192_w8:
     vmovdqu %ymm1, 32(%rdx)
     vmovdqu %ymm2, 64(%rdx)
     vmovdqu %ymm3, 96(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes256_ctr_enc_k192_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes256_ctr_enc_k192_w8_loop
+    jmp .Laes_gen_vaes256_ctr_enc_k192_w8_loop
 .Laes_gen_vaes256_ctr_enc_k192_w8_done:
     vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -1480,7 +1480,7 @@ aes_gen_vaes256_ctr_enc_k192_w4:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes256_ctr_enc_k192_w4_done
     .p2align 4
 .Laes_gen_vaes256_ctr_enc_k192_w4_loop:
@@ -1561,11 +1561,11 @@ aes_gen_vaes256_ctr_enc_k192_w4:
     vpxor 32(%rcx), %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes256_ctr_enc_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes256_ctr_enc_k192_w4_loop
+    jmp .Laes_gen_vaes256_ctr_enc_k192_w4_loop
 .Laes_gen_vaes256_ctr_enc_k192_w4_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -1637,7 +1637,7 @@ aes_gen_vaes256_ctr_enc_k192_w2:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes256_ctr_enc_k192_w2_done
     .p2align 4
 .Laes_gen_vaes256_ctr_enc_k192_w2_loop:
@@ -1690,11 +1690,11 @@ aes_gen_vaes256_ctr_enc_k192_w2:
     .byte 0xc4,0xe2,0x7d,0xdd,0xc4         # vaesenclast %ymm4, %ymm0, %ymm0
     vpxor 0(%rcx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes256_ctr_enc_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes256_ctr_enc_k192_w2_loop
+    jmp .Laes_gen_vaes256_ctr_enc_k192_w2_loop
 .Laes_gen_vaes256_ctr_enc_k192_w2_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -1740,7 +1740,7 @@ aes_gen_vaes256_ctr_enc_k192_w1:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes256_ctr_enc_k192_w1_done
     .p2align 4
 .Laes_gen_vaes256_ctr_enc_k192_w1_loop:
@@ -1776,11 +1776,11 @@ aes_gen_vaes256_ctr_enc_k192_w1:
     .byte 0xc4,0xe2,0x79,0xdd,0x87,0xc0,0x00,0x00,0x00 # vaesenclast 192(%rdi), %xmm0, %xmm0
     vpxor 0(%rcx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes256_ctr_enc_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes256_ctr_enc_k192_w1_loop
+    jmp .Laes_gen_vaes256_ctr_enc_k192_w1_loop
 .Laes_gen_vaes256_ctr_enc_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -1830,7 +1830,7 @@ aes_gen_vaes256_ctr_enc_k256_w16:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes256_ctr_enc_k256_w16_done
     .p2align 4
 .Laes_gen_vaes256_ctr_enc_k256_w16_loop:
@@ -2097,11 +2097,11 @@ aes_gen_vaes256_ctr_enc_k256_w16:
     vmovdqu %ymm5, 160(%rdx)
     vmovdqu %ymm6, 192(%rdx)
     vmovdqu %ymm7, 224(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes256_ctr_enc_k256_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes256_ctr_enc_k256_w16_loop
+    jmp .Laes_gen_vaes256_ctr_enc_k256_w16_loop
 .Laes_gen_vaes256_ctr_enc_k256_w16_done:
     vmovdqu %xmm8, (%rsi)
     xor %eax, %eax
@@ -2170,7 +2170,7 @@ aes_gen_vaes256_ctr_enc_k256_w8:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes256_ctr_enc_k256_w8_done
     .p2align 4
 .Laes_gen_vaes256_ctr_enc_k256_w8_loop:
@@ -2317,11 +2317,11 @@ aes_gen_vaes256_ctr_enc_k256_w8:
     vmovdqu %ymm1, 32(%rdx)
     vmovdqu %ymm2, 64(%rdx)
     vmovdqu %ymm3, 96(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes256_ctr_enc_k256_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes256_ctr_enc_k256_w8_loop
+    jmp .Laes_gen_vaes256_ctr_enc_k256_w8_loop
 .Laes_gen_vaes256_ctr_enc_k256_w8_done:
     vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -2392,7 +2392,7 @@ aes_gen_vaes256_ctr_enc_k256_w4:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes256_ctr_enc_k256_w4_done
     .p2align 4
 .Laes_gen_vaes256_ctr_enc_k256_w4_loop:
@@ -2479,11 +2479,11 @@ aes_gen_vaes256_ctr_enc_k256_w4:
     vpxor 32(%rcx), %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes256_ctr_enc_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes256_ctr_enc_k256_w4_loop
+    jmp .Laes_gen_vaes256_ctr_enc_k256_w4_loop
 .Laes_gen_vaes256_ctr_enc_k256_w4_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -2555,7 +2555,7 @@ aes_gen_vaes256_ctr_enc_k256_w2:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes256_ctr_enc_k256_w2_done
     .p2align 4
 .Laes_gen_vaes256_ctr_enc_k256_w2_loop:
@@ -2612,11 +2612,11 @@ aes_gen_vaes256_ctr_enc_k256_w2:
     .byte 0xc4,0xe2,0x7d,0xdd,0xc4         # vaesenclast %ymm4, %ymm0, %ymm0
     vpxor 0(%rcx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes256_ctr_enc_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes256_ctr_enc_k256_w2_loop
+    jmp .Laes_gen_vaes256_ctr_enc_k256_w2_loop
 .Laes_gen_vaes256_ctr_enc_k256_w2_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -2662,7 +2662,7 @@ aes_gen_vaes256_ctr_enc_k256_w1:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes256_ctr_enc_k256_w1_done
     .p2align 4
 .Laes_gen_vaes256_ctr_enc_k256_w1_loop:
@@ -2700,11 +2700,11 @@ aes_gen_vaes256_ctr_enc_k256_w1:
     .byte 0xc4,0xe2,0x79,0xdd,0x87,0xe0,0x00,0x00,0x00 # vaesenclast 224(%rdi), %xmm0, %xmm0
     vpxor 0(%rcx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes256_ctr_enc_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes256_ctr_enc_k256_w1_loop
+    jmp .Laes_gen_vaes256_ctr_enc_k256_w1_loop
 .Laes_gen_vaes256_ctr_enc_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax

@@ -41,7 +41,7 @@ aes_gen_vaes256_ecb_dec_k128_w16:
     vbroadcasti128 128(%rdi), %ymm12
     vbroadcasti128 144(%rdi), %ymm11
     vbroadcasti128 160(%rdi), %ymm10
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes256_ecb_dec_k128_w16_done
     .p2align 4
 .Laes_gen_vaes256_ecb_dec_k128_w16_loop:
@@ -153,11 +153,11 @@ aes_gen_vaes256_ecb_dec_k128_w16:
     vmovdqu %ymm5, 160(%rdx)
     vmovdqu %ymm6, 192(%rdx)
     vmovdqu %ymm7, 224(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes256_ecb_dec_k128_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes256_ecb_dec_k128_w16_loop
+    jmp .Laes_gen_vaes256_ecb_dec_k128_w16_loop
 .Laes_gen_vaes256_ecb_dec_k128_w16_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -220,7 +220,7 @@ aes_gen_vaes256_ecb_dec_k128_w8:
     vbroadcasti128 128(%rdi), %ymm8
     vbroadcasti128 144(%rdi), %ymm7
     vbroadcasti128 160(%rdi), %ymm6
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes256_ecb_dec_k128_w8_done
     .p2align 4
 .Laes_gen_vaes256_ecb_dec_k128_w8_loop:
@@ -276,11 +276,11 @@ aes_gen_vaes256_ecb_dec_k128_w8:
     vmovdqu %ymm1, 32(%rdx)
     vmovdqu %ymm2, 64(%rdx)
     vmovdqu %ymm3, 96(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes256_ecb_dec_k128_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes256_ecb_dec_k128_w8_loop
+    jmp .Laes_gen_vaes256_ecb_dec_k128_w8_loop
 .Laes_gen_vaes256_ecb_dec_k128_w8_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -340,7 +340,7 @@ aes_gen_vaes256_ecb_dec_k128_w4:
     vbroadcasti128 128(%rdi), %ymm6
     vbroadcasti128 144(%rdi), %ymm5
     vbroadcasti128 160(%rdi), %ymm4
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes256_ecb_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vaes256_ecb_dec_k128_w4_loop:
@@ -370,11 +370,11 @@ aes_gen_vaes256_ecb_dec_k128_w4:
     .byte 0xc4,0xe2,0x75,0xdf,0xcc         # vaesdeclast %ymm4, %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes256_ecb_dec_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes256_ecb_dec_k128_w4_loop
+    jmp .Laes_gen_vaes256_ecb_dec_k128_w4_loop
 .Laes_gen_vaes256_ecb_dec_k128_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -431,7 +431,7 @@ aes_gen_vaes256_ecb_dec_k128_w2:
     vbroadcasti128 128(%rdi), %ymm5
     vbroadcasti128 144(%rdi), %ymm4
     vbroadcasti128 160(%rdi), %ymm3
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes256_ecb_dec_k128_w2_done
     .p2align 4
 .Laes_gen_vaes256_ecb_dec_k128_w2_loop:
@@ -448,11 +448,11 @@ aes_gen_vaes256_ecb_dec_k128_w2:
     .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x7d,0xdf,0xc3         # vaesdeclast %ymm3, %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes256_ecb_dec_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes256_ecb_dec_k128_w2_loop
+    jmp .Laes_gen_vaes256_ecb_dec_k128_w2_loop
 .Laes_gen_vaes256_ecb_dec_k128_w2_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -486,7 +486,7 @@ aes_gen_vaes256_ecb_dec_k128_w2:
     .p2align 5
 aes_gen_vaes256_ecb_dec_k128_w1:
     endbr64
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes256_ecb_dec_k128_w1_done
     .p2align 4
 .Laes_gen_vaes256_ecb_dec_k128_w1_loop:
@@ -503,11 +503,11 @@ aes_gen_vaes256_ecb_dec_k128_w1:
     .byte 0xc4,0xe2,0x79,0xde,0x87,0x90,0x00,0x00,0x00 # vaesdec 144(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdf,0x87,0xa0,0x00,0x00,0x00 # vaesdeclast 160(%rdi), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes256_ecb_dec_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes256_ecb_dec_k128_w1_loop
+    jmp .Laes_gen_vaes256_ecb_dec_k128_w1_loop
 .Laes_gen_vaes256_ecb_dec_k128_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -550,7 +550,7 @@ aes_gen_vaes256_ecb_dec_k192_w16:
     vbroadcasti128 160(%rdi), %ymm12
     vbroadcasti128 176(%rdi), %ymm11
     vbroadcasti128 192(%rdi), %ymm10
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes256_ecb_dec_k192_w16_done
     .p2align 4
 .Laes_gen_vaes256_ecb_dec_k192_w16_loop:
@@ -680,11 +680,11 @@ aes_gen_vaes256_ecb_dec_k192_w16:
     vmovdqu %ymm5, 160(%rdx)
     vmovdqu %ymm6, 192(%rdx)
     vmovdqu %ymm7, 224(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes256_ecb_dec_k192_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes256_ecb_dec_k192_w16_loop
+    jmp .Laes_gen_vaes256_ecb_dec_k192_w16_loop
 .Laes_gen_vaes256_ecb_dec_k192_w16_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -747,7 +747,7 @@ aes_gen_vaes256_ecb_dec_k192_w8:
     vbroadcasti128 160(%rdi), %ymm8
     vbroadcasti128 176(%rdi), %ymm7
     vbroadcasti128 192(%rdi), %ymm6
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes256_ecb_dec_k192_w8_done
     .p2align 4
 .Laes_gen_vaes256_ecb_dec_k192_w8_loop:
@@ -813,11 +813,11 @@ aes_gen_vaes256_ecb_dec_k192_w8:
     vmovdqu %ymm1, 32(%rdx)
     vmovdqu %ymm2, 64(%rdx)
     vmovdqu %ymm3, 96(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes256_ecb_dec_k192_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes256_ecb_dec_k192_w8_loop
+    jmp .Laes_gen_vaes256_ecb_dec_k192_w8_loop
 .Laes_gen_vaes256_ecb_dec_k192_w8_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -882,7 +882,7 @@ aes_gen_vaes256_ecb_dec_k192_w4:
     vbroadcasti128 160(%rdi), %ymm6
     vbroadcasti128 176(%rdi), %ymm5
     vbroadcasti128 192(%rdi), %ymm4
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes256_ecb_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vaes256_ecb_dec_k192_w4_loop:
@@ -916,11 +916,11 @@ aes_gen_vaes256_ecb_dec_k192_w4:
     .byte 0xc4,0xe2,0x75,0xdf,0xcc         # vaesdeclast %ymm4, %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes256_ecb_dec_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes256_ecb_dec_k192_w4_loop
+    jmp .Laes_gen_vaes256_ecb_dec_k192_w4_loop
 .Laes_gen_vaes256_ecb_dec_k192_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -983,7 +983,7 @@ aes_gen_vaes256_ecb_dec_k192_w2:
     vbroadcasti128 160(%rdi), %ymm5
     vbroadcasti128 176(%rdi), %ymm4
     vbroadcasti128 192(%rdi), %ymm3
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes256_ecb_dec_k192_w2_done
     .p2align 4
 .Laes_gen_vaes256_ecb_dec_k192_w2_loop:
@@ -1002,11 +1002,11 @@ aes_gen_vaes256_ecb_dec_k192_w2:
     .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x7d,0xdf,0xc3         # vaesdeclast %ymm3, %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes256_ecb_dec_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes256_ecb_dec_k192_w2_loop
+    jmp .Laes_gen_vaes256_ecb_dec_k192_w2_loop
 .Laes_gen_vaes256_ecb_dec_k192_w2_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1042,7 +1042,7 @@ aes_gen_vaes256_ecb_dec_k192_w2:
     .p2align 5
 aes_gen_vaes256_ecb_dec_k192_w1:
     endbr64
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes256_ecb_dec_k192_w1_done
     .p2align 4
 .Laes_gen_vaes256_ecb_dec_k192_w1_loop:
@@ -1061,11 +1061,11 @@ aes_gen_vaes256_ecb_dec_k192_w1:
     .byte 0xc4,0xe2,0x79,0xde,0x87,0xb0,0x00,0x00,0x00 # vaesdec 176(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdf,0x87,0xc0,0x00,0x00,0x00 # vaesdeclast 192(%rdi), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes256_ecb_dec_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes256_ecb_dec_k192_w1_loop
+    jmp .Laes_gen_vaes256_ecb_dec_k192_w1_loop
 .Laes_gen_vaes256_ecb_dec_k192_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1108,7 +1108,7 @@ aes_gen_vaes256_ecb_dec_k256_w16:
     vbroadcasti128 192(%rdi), %ymm12
     vbroadcasti128 208(%rdi), %ymm11
     vbroadcasti128 224(%rdi), %ymm10
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes256_ecb_dec_k256_w16_done
     .p2align 4
 .Laes_gen_vaes256_ecb_dec_k256_w16_loop:
@@ -1256,11 +1256,11 @@ aes_gen_vaes256_ecb_dec_k256_w16:
     vmovdqu %ymm5, 160(%rdx)
     vmovdqu %ymm6, 192(%rdx)
     vmovdqu %ymm7, 224(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes256_ecb_dec_k256_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes256_ecb_dec_k256_w16_loop
+    jmp .Laes_gen_vaes256_ecb_dec_k256_w16_loop
 .Laes_gen_vaes256_ecb_dec_k256_w16_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1323,7 +1323,7 @@ aes_gen_vaes256_ecb_dec_k256_w8:
     vbroadcasti128 192(%rdi), %ymm8
     vbroadcasti128 208(%rdi), %ymm7
     vbroadcasti128 224(%rdi), %ymm6
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes256_ecb_dec_k256_w8_done
     .p2align 4
 .Laes_gen_vaes256_ecb_dec_k256_w8_loop:
@@ -1399,11 +1399,11 @@ aes_gen_vaes256_ecb_dec_k256_w8:
     vmovdqu %ymm1, 32(%rdx)
     vmovdqu %ymm2, 64(%rdx)
     vmovdqu %ymm3, 96(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes256_ecb_dec_k256_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes256_ecb_dec_k256_w8_loop
+    jmp .Laes_gen_vaes256_ecb_dec_k256_w8_loop
 .Laes_gen_vaes256_ecb_dec_k256_w8_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1468,7 +1468,7 @@ aes_gen_vaes256_ecb_dec_k256_w4:
     vbroadcasti128 192(%rdi), %ymm6
     vbroadcasti128 208(%rdi), %ymm5
     vbroadcasti128 224(%rdi), %ymm4
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes256_ecb_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vaes256_ecb_dec_k256_w4_loop:
@@ -1508,11 +1508,11 @@ aes_gen_vaes256_ecb_dec_k256_w4:
     .byte 0xc4,0xe2,0x75,0xdf,0xcc         # vaesdeclast %ymm4, %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes256_ecb_dec_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes256_ecb_dec_k256_w4_loop
+    jmp .Laes_gen_vaes256_ecb_dec_k256_w4_loop
 .Laes_gen_vaes256_ecb_dec_k256_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1578,7 +1578,7 @@ aes_gen_vaes256_ecb_dec_k256_w2:
     vbroadcasti128 192(%rdi), %ymm5
     vbroadcasti128 208(%rdi), %ymm4
     vbroadcasti128 224(%rdi), %ymm3
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes256_ecb_dec_k256_w2_done
     .p2align 4
 .Laes_gen_vaes256_ecb_dec_k256_w2_loop:
@@ -1600,11 +1600,11 @@ aes_gen_vaes256_ecb_dec_k256_w2:
     .byte 0xc4,0xe2,0x7d,0xde,0xc4         # vaesdec %ymm4, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x7d,0xdf,0xc3         # vaesdeclast %ymm3, %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes256_ecb_dec_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes256_ecb_dec_k256_w2_loop
+    jmp .Laes_gen_vaes256_ecb_dec_k256_w2_loop
 .Laes_gen_vaes256_ecb_dec_k256_w2_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1642,7 +1642,7 @@ aes_gen_vaes256_ecb_dec_k256_w2:
     .p2align 5
 aes_gen_vaes256_ecb_dec_k256_w1:
     endbr64
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes256_ecb_dec_k256_w1_done
     .p2align 4
 .Laes_gen_vaes256_ecb_dec_k256_w1_loop:
@@ -1663,11 +1663,11 @@ aes_gen_vaes256_ecb_dec_k256_w1:
     .byte 0xc4,0xe2,0x79,0xde,0x87,0xd0,0x00,0x00,0x00 # vaesdec 208(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdf,0x87,0xe0,0x00,0x00,0x00 # vaesdeclast 224(%rdi), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes256_ecb_dec_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes256_ecb_dec_k256_w1_loop
+    jmp .Laes_gen_vaes256_ecb_dec_k256_w1_loop
 .Laes_gen_vaes256_ecb_dec_k256_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0

@@ -92,7 +92,7 @@ aes_gen_vaes256_xts_enc_k128_w8:
     vpsllvq .Lvaes256_xts_shifts2+224(%rip), %ymm10, %ymm9
     vpxor %ymm5, %ymm9, %ymm9
     vpxor %ymm4, %ymm9, %ymm9
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes256_xts_enc_k128_w8_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k128_w8_loop:
@@ -190,11 +190,11 @@ aes_gen_vaes256_xts_enc_k128_w8:
     vmovdqu %ymm2, 64(%rdx)
     .byte 0xc4,0xe2,0x65,0xdd,0x5a,0x60    # vaesenclast 96(%rdx), %ymm3, %ymm3
     vmovdqu %ymm3, 96(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes256_xts_enc_k128_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes256_xts_enc_k128_w8_loop
+    jmp .Laes_gen_vaes256_xts_enc_k128_w8_loop
 .Laes_gen_vaes256_xts_enc_k128_w8_done:
     vmovdqu %xmm6, (%rsi)
     xor %eax, %eax
@@ -269,7 +269,7 @@ aes_gen_vaes256_xts_enc_k128_w4:
     vpsllvq .Lvaes256_xts_shifts2+96(%rip), %ymm6, %ymm5
     vpxor %ymm3, %ymm5, %ymm5
     vpxor %ymm2, %ymm5, %ymm5
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes256_xts_enc_k128_w4_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k128_w4_loop:
@@ -319,11 +319,11 @@ aes_gen_vaes256_xts_enc_k128_w4:
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdd,0x4a,0x20    # vaesenclast 32(%rdx), %ymm1, %ymm1
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes256_xts_enc_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes256_xts_enc_k128_w4_loop
+    jmp .Laes_gen_vaes256_xts_enc_k128_w4_loop
 .Laes_gen_vaes256_xts_enc_k128_w4_done:
     vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -394,7 +394,7 @@ aes_gen_vaes256_xts_enc_k128_w2:
     vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm0, %ymm3
     vpxor %ymm2, %ymm3, %ymm3
     vpxor %ymm1, %ymm3, %ymm3
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes256_xts_enc_k128_w2_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k128_w2_loop:
@@ -419,11 +419,11 @@ aes_gen_vaes256_xts_enc_k128_w2:
     .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x7d,0xdd,0xc4         # vaesenclast %ymm4, %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes256_xts_enc_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes256_xts_enc_k128_w2_loop
+    jmp .Laes_gen_vaes256_xts_enc_k128_w2_loop
 .Laes_gen_vaes256_xts_enc_k128_w2_done:
     vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
@@ -465,7 +465,7 @@ aes_gen_vaes256_xts_enc_k128_w2:
 aes_gen_vaes256_xts_enc_k128_w1:
     endbr64
     vmovdqu (%rsi), %xmm2
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes256_xts_enc_k128_w1_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k128_w1_loop:
@@ -489,11 +489,11 @@ aes_gen_vaes256_xts_enc_k128_w1:
     vpxor %xmm1, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdd,0xc3         # vaesenclast %xmm3, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes256_xts_enc_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes256_xts_enc_k128_w1_loop
+    jmp .Laes_gen_vaes256_xts_enc_k128_w1_loop
 .Laes_gen_vaes256_xts_enc_k128_w1_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -563,7 +563,7 @@ aes_gen_vaes256_xts_enc_k192_w8:
     vpsllvq .Lvaes256_xts_shifts2+224(%rip), %ymm10, %ymm9
     vpxor %ymm5, %ymm9, %ymm9
     vpxor %ymm4, %ymm9, %ymm9
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes256_xts_enc_k192_w8_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k192_w8_loop:
@@ -671,11 +671,11 @@ aes_gen_vaes256_xts_enc_k192_w8:
     vmovdqu %ymm2, 64(%rdx)
     .byte 0xc4,0xe2,0x65,0xdd,0x5a,0x60    # vaesenclast 96(%rdx), %ymm3, %ymm3
     vmovdqu %ymm3, 96(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes256_xts_enc_k192_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes256_xts_enc_k192_w8_loop
+    jmp .Laes_gen_vaes256_xts_enc_k192_w8_loop
 .Laes_gen_vaes256_xts_enc_k192_w8_done:
     vmovdqu %xmm6, (%rsi)
     xor %eax, %eax
@@ -750,7 +750,7 @@ aes_gen_vaes256_xts_enc_k192_w4:
     vpsllvq .Lvaes256_xts_shifts2+96(%rip), %ymm6, %ymm5
     vpxor %ymm3, %ymm5, %ymm5
     vpxor %ymm2, %ymm5, %ymm5
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes256_xts_enc_k192_w4_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k192_w4_loop:
@@ -806,11 +806,11 @@ aes_gen_vaes256_xts_enc_k192_w4:
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdd,0x4a,0x20    # vaesenclast 32(%rdx), %ymm1, %ymm1
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes256_xts_enc_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes256_xts_enc_k192_w4_loop
+    jmp .Laes_gen_vaes256_xts_enc_k192_w4_loop
 .Laes_gen_vaes256_xts_enc_k192_w4_done:
     vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -881,7 +881,7 @@ aes_gen_vaes256_xts_enc_k192_w2:
     vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm4, %ymm3
     vpxor %ymm2, %ymm3, %ymm3
     vpxor %ymm1, %ymm3, %ymm3
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes256_xts_enc_k192_w2_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k192_w2_loop:
@@ -911,11 +911,11 @@ aes_gen_vaes256_xts_enc_k192_w2:
     .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes256_xts_enc_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes256_xts_enc_k192_w2_loop
+    jmp .Laes_gen_vaes256_xts_enc_k192_w2_loop
 .Laes_gen_vaes256_xts_enc_k192_w2_done:
     vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
@@ -956,7 +956,7 @@ aes_gen_vaes256_xts_enc_k192_w2:
 aes_gen_vaes256_xts_enc_k192_w1:
     endbr64
     vmovdqu (%rsi), %xmm2
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes256_xts_enc_k192_w1_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k192_w1_loop:
@@ -983,11 +983,11 @@ aes_gen_vaes256_xts_enc_k192_w1:
     vpxor %xmm1, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes256_xts_enc_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes256_xts_enc_k192_w1_loop
+    jmp .Laes_gen_vaes256_xts_enc_k192_w1_loop
 .Laes_gen_vaes256_xts_enc_k192_w1_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -1056,7 +1056,7 @@ aes_gen_vaes256_xts_enc_k256_w8:
     vpsllvq .Lvaes256_xts_shifts2+224(%rip), %ymm10, %ymm9
     vpxor %ymm5, %ymm9, %ymm9
     vpxor %ymm4, %ymm9, %ymm9
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes256_xts_enc_k256_w8_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k256_w8_loop:
@@ -1174,11 +1174,11 @@ aes_gen_vaes256_xts_enc_k256_w8:
     vmovdqu %ymm2, 64(%rdx)
     .byte 0xc4,0xe2,0x65,0xdd,0x5a,0x60    # vaesenclast 96(%rdx), %ymm3, %ymm3
     vmovdqu %ymm3, 96(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes256_xts_enc_k256_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes256_xts_enc_k256_w8_loop
+    jmp .Laes_gen_vaes256_xts_enc_k256_w8_loop
 .Laes_gen_vaes256_xts_enc_k256_w8_done:
     vmovdqu %xmm6, (%rsi)
     xor %eax, %eax
@@ -1253,7 +1253,7 @@ aes_gen_vaes256_xts_enc_k256_w4:
     vpsllvq .Lvaes256_xts_shifts2+96(%rip), %ymm6, %ymm5
     vpxor %ymm3, %ymm5, %ymm5
     vpxor %ymm2, %ymm5, %ymm5
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes256_xts_enc_k256_w4_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k256_w4_loop:
@@ -1315,11 +1315,11 @@ aes_gen_vaes256_xts_enc_k256_w4:
     vmovdqu %ymm0, 0(%rdx)
     .byte 0xc4,0xe2,0x75,0xdd,0x4a,0x20    # vaesenclast 32(%rdx), %ymm1, %ymm1
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes256_xts_enc_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes256_xts_enc_k256_w4_loop
+    jmp .Laes_gen_vaes256_xts_enc_k256_w4_loop
 .Laes_gen_vaes256_xts_enc_k256_w4_done:
     vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -1390,7 +1390,7 @@ aes_gen_vaes256_xts_enc_k256_w2:
     vpsllvq .Lvaes256_xts_shifts2+32(%rip), %ymm4, %ymm3
     vpxor %ymm2, %ymm3, %ymm3
     vpxor %ymm1, %ymm3, %ymm3
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes256_xts_enc_k256_w2_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k256_w2_loop:
@@ -1424,11 +1424,11 @@ aes_gen_vaes256_xts_enc_k256_w2:
     .byte 0xc4,0xe2,0x7d,0xdc,0xc7         # vaesenc %ymm7, %ymm0, %ymm0
     .byte 0xc4,0xe2,0x7d,0xdd,0x02         # vaesenclast 0(%rdx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes256_xts_enc_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes256_xts_enc_k256_w2_loop
+    jmp .Laes_gen_vaes256_xts_enc_k256_w2_loop
 .Laes_gen_vaes256_xts_enc_k256_w2_done:
     vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
@@ -1470,7 +1470,7 @@ aes_gen_vaes256_xts_enc_k256_w2:
 aes_gen_vaes256_xts_enc_k256_w1:
     endbr64
     vmovdqu (%rsi), %xmm2
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes256_xts_enc_k256_w1_done
     .p2align 4
 .Laes_gen_vaes256_xts_enc_k256_w1_loop:
@@ -1499,11 +1499,11 @@ aes_gen_vaes256_xts_enc_k256_w1:
     vpxor %xmm1, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdd,0x02         # vaesenclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes256_xts_enc_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes256_xts_enc_k256_w1_loop
+    jmp .Laes_gen_vaes256_xts_enc_k256_w1_loop
 .Laes_gen_vaes256_xts_enc_k256_w1_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax

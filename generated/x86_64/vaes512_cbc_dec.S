@@ -51,7 +51,7 @@ aes_gen_vaes512_cbc_dec_k128_w32:
     vbroadcasti32x4 144(%rdi), %zmm12
     vbroadcasti32x4 160(%rdi), %zmm11
     vbroadcasti32x4 (%rsi), %zmm8
-    cmp $32, %r8
+    sub $32, %r8
     jb .Laes_gen_vaes512_cbc_dec_k128_w32_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k128_w32_loop:
@@ -170,11 +170,11 @@ aes_gen_vaes512_cbc_dec_k128_w32:
     vmovdqu64 %zmm5, 320(%rdx)
     vmovdqu64 %zmm6, 384(%rdx)
     vmovdqu64 %zmm7, 448(%rdx)
+    sub $32, %r8
+    jb .Laes_gen_vaes512_cbc_dec_k128_w32_done
     add $512, %rcx
     add $512, %rdx
-    sub $32, %r8
-    cmp $32, %r8
-    jae .Laes_gen_vaes512_cbc_dec_k128_w32_loop
+    jmp .Laes_gen_vaes512_cbc_dec_k128_w32_loop
 .Laes_gen_vaes512_cbc_dec_k128_w32_done:
     vextracti32x4 $3, %zmm8, (%rsi)
     xor %eax, %eax
@@ -245,7 +245,7 @@ aes_gen_vaes512_cbc_dec_k128_w16:
     vbroadcasti32x4 144(%rdi), %zmm8
     vbroadcasti32x4 160(%rdi), %zmm7
     vbroadcasti32x4 (%rsi), %zmm4
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes512_cbc_dec_k128_w16_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k128_w16_loop:
@@ -308,11 +308,11 @@ aes_gen_vaes512_cbc_dec_k128_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes512_cbc_dec_k128_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes512_cbc_dec_k128_w16_loop
+    jmp .Laes_gen_vaes512_cbc_dec_k128_w16_loop
 .Laes_gen_vaes512_cbc_dec_k128_w16_done:
     vextracti32x4 $3, %zmm4, (%rsi)
     xor %eax, %eax
@@ -377,7 +377,7 @@ aes_gen_vaes512_cbc_dec_k128_w8:
     vbroadcasti32x4 144(%rdi), %zmm6
     vbroadcasti32x4 160(%rdi), %zmm5
     vbroadcasti32x4 (%rsi), %zmm2
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes512_cbc_dec_k128_w8_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k128_w8_loop:
@@ -412,11 +412,11 @@ aes_gen_vaes512_cbc_dec_k128_w8:
     vmovdqu64 64(%rcx), %zmm2
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes512_cbc_dec_k128_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes512_cbc_dec_k128_w8_loop
+    jmp .Laes_gen_vaes512_cbc_dec_k128_w8_loop
 .Laes_gen_vaes512_cbc_dec_k128_w8_done:
     vextracti32x4 $3, %zmm2, (%rsi)
     xor %eax, %eax
@@ -478,7 +478,7 @@ aes_gen_vaes512_cbc_dec_k128_w4:
     vbroadcasti32x4 144(%rdi), %zmm5
     vbroadcasti32x4 160(%rdi), %zmm4
     vbroadcasti32x4 (%rsi), %zmm1
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes512_cbc_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k128_w4_loop:
@@ -499,11 +499,11 @@ aes_gen_vaes512_cbc_dec_k128_w4:
     .byte 0x62,0xf2,0x7d,0x48,0xdf,0xc2    # vaesdeclast %zmm2, %zmm0, %zmm0
     vmovdqu64 0(%rcx), %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes512_cbc_dec_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes512_cbc_dec_k128_w4_loop
+    jmp .Laes_gen_vaes512_cbc_dec_k128_w4_loop
 .Laes_gen_vaes512_cbc_dec_k128_w4_done:
     vextracti32x4 $3, %zmm1, (%rsi)
     xor %eax, %eax
@@ -566,7 +566,7 @@ aes_gen_vaes512_cbc_dec_k128_w3:
     vmovdqu 144(%rdi), %xmm7
     vmovdqu 160(%rdi), %xmm6
     vmovdqu (%rsi), %xmm3
-    cmp $3, %r8
+    sub $3, %r8
     jb .Laes_gen_vaes512_cbc_dec_k128_w3_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k128_w3_loop:
@@ -613,11 +613,11 @@ aes_gen_vaes512_cbc_dec_k128_w3:
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
+    sub $3, %r8
+    jb .Laes_gen_vaes512_cbc_dec_k128_w3_done
     add $48, %rcx
     add $48, %rdx
-    sub $3, %r8
-    cmp $3, %r8
-    jae .Laes_gen_vaes512_cbc_dec_k128_w3_loop
+    jmp .Laes_gen_vaes512_cbc_dec_k128_w3_loop
 .Laes_gen_vaes512_cbc_dec_k128_w3_done:
     vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
@@ -680,7 +680,7 @@ aes_gen_vaes512_cbc_dec_k128_w2:
     vmovdqu 144(%rdi), %xmm6
     vmovdqu 160(%rdi), %xmm5
     vmovdqu (%rsi), %xmm2
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes512_cbc_dec_k128_w2_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k128_w2_loop:
@@ -713,11 +713,11 @@ aes_gen_vaes512_cbc_dec_k128_w2:
     vmovdqu 16(%rcx), %xmm2
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes512_cbc_dec_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes512_cbc_dec_k128_w2_loop
+    jmp .Laes_gen_vaes512_cbc_dec_k128_w2_loop
 .Laes_gen_vaes512_cbc_dec_k128_w2_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -756,7 +756,7 @@ aes_gen_vaes512_cbc_dec_k128_w2:
 aes_gen_vaes512_cbc_dec_k128_w1:
     endbr64
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes512_cbc_dec_k128_w1_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k128_w1_loop:
@@ -775,11 +775,11 @@ aes_gen_vaes512_cbc_dec_k128_w1:
     .byte 0xc4,0xe2,0x79,0xdf,0xc2         # vaesdeclast %xmm2, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes512_cbc_dec_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes512_cbc_dec_k128_w1_loop
+    jmp .Laes_gen_vaes512_cbc_dec_k128_w1_loop
 .Laes_gen_vaes512_cbc_dec_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -839,7 +839,7 @@ aes_gen_vaes512_cbc_dec_k192_w32:
     vbroadcasti32x4 176(%rdi), %zmm12
     vbroadcasti32x4 192(%rdi), %zmm11
     vbroadcasti32x4 (%rsi), %zmm8
-    cmp $32, %r8
+    sub $32, %r8
     jb .Laes_gen_vaes512_cbc_dec_k192_w32_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k192_w32_loop:
@@ -974,11 +974,11 @@ aes_gen_vaes512_cbc_dec_k192_w32:
     vmovdqu64 %zmm5, 320(%rdx)
     vmovdqu64 %zmm6, 384(%rdx)
     vmovdqu64 %zmm7, 448(%rdx)
+    sub $32, %r8
+    jb .Laes_gen_vaes512_cbc_dec_k192_w32_done
     add $512, %rcx
     add $512, %rdx
-    sub $32, %r8
-    cmp $32, %r8
-    jae .Laes_gen_vaes512_cbc_dec_k192_w32_loop
+    jmp .Laes_gen_vaes512_cbc_dec_k192_w32_loop
 .Laes_gen_vaes512_cbc_dec_k192_w32_done:
     vextracti32x4 $3, %zmm8, (%rsi)
     xor %eax, %eax
@@ -1055,7 +1055,7 @@ aes_gen_vaes512_cbc_dec_k192_w16:
     vbroadcasti32x4 176(%rdi), %zmm8
     vbroadcasti32x4 192(%rdi), %zmm7
     vbroadcasti32x4 (%rsi), %zmm4
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes512_cbc_dec_k192_w16_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k192_w16_loop:
@@ -1126,11 +1126,11 @@ aes_gen_vaes512_cbc_dec_k192_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes512_cbc_dec_k192_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes512_cbc_dec_k192_w16_loop
+    jmp .Laes_gen_vaes512_cbc_dec_k192_w16_loop
 .Laes_gen_vaes512_cbc_dec_k192_w16_done:
     vextracti32x4 $3, %zmm4, (%rsi)
     xor %eax, %eax
@@ -1201,7 +1201,7 @@ aes_gen_vaes512_cbc_dec_k192_w8:
     vbroadcasti32x4 176(%rdi), %zmm6
     vbroadcasti32x4 192(%rdi), %zmm5
     vbroadcasti32x4 (%rsi), %zmm2
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes512_cbc_dec_k192_w8_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k192_w8_loop:
@@ -1240,11 +1240,11 @@ aes_gen_vaes512_cbc_dec_k192_w8:
     vmovdqu64 64(%rcx), %zmm2
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes512_cbc_dec_k192_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes512_cbc_dec_k192_w8_loop
+    jmp .Laes_gen_vaes512_cbc_dec_k192_w8_loop
 .Laes_gen_vaes512_cbc_dec_k192_w8_done:
     vextracti32x4 $3, %zmm2, (%rsi)
     xor %eax, %eax
@@ -1312,7 +1312,7 @@ aes_gen_vaes512_cbc_dec_k192_w4:
     vbroadcasti32x4 176(%rdi), %zmm5
     vbroadcasti32x4 192(%rdi), %zmm4
     vbroadcasti32x4 (%rsi), %zmm1
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes512_cbc_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k192_w4_loop:
@@ -1335,11 +1335,11 @@ aes_gen_vaes512_cbc_dec_k192_w4:
     .byte 0x62,0xf2,0x7d,0x48,0xdf,0xc2    # vaesdeclast %zmm2, %zmm0, %zmm0
     vmovdqu64 0(%rcx), %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes512_cbc_dec_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes512_cbc_dec_k192_w4_loop
+    jmp .Laes_gen_vaes512_cbc_dec_k192_w4_loop
 .Laes_gen_vaes512_cbc_dec_k192_w4_done:
     vextracti32x4 $3, %zmm1, (%rsi)
     xor %eax, %eax
@@ -1408,7 +1408,7 @@ aes_gen_vaes512_cbc_dec_k192_w3:
     vmovdqu 176(%rdi), %xmm7
     vmovdqu 192(%rdi), %xmm6
     vmovdqu (%rsi), %xmm3
-    cmp $3, %r8
+    sub $3, %r8
     jb .Laes_gen_vaes512_cbc_dec_k192_w3_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k192_w3_loop:
@@ -1461,11 +1461,11 @@ aes_gen_vaes512_cbc_dec_k192_w3:
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
+    sub $3, %r8
+    jb .Laes_gen_vaes512_cbc_dec_k192_w3_done
     add $48, %rcx
     add $48, %rdx
-    sub $3, %r8
-    cmp $3, %r8
-    jae .Laes_gen_vaes512_cbc_dec_k192_w3_loop
+    jmp .Laes_gen_vaes512_cbc_dec_k192_w3_loop
 .Laes_gen_vaes512_cbc_dec_k192_w3_done:
     vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
@@ -1534,7 +1534,7 @@ aes_gen_vaes512_cbc_dec_k192_w2:
     vmovdqu 176(%rdi), %xmm6
     vmovdqu 192(%rdi), %xmm5
     vmovdqu (%rsi), %xmm2
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes512_cbc_dec_k192_w2_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k192_w2_loop:
@@ -1571,11 +1571,11 @@ aes_gen_vaes512_cbc_dec_k192_w2:
     vmovdqu 16(%rcx), %xmm2
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes512_cbc_dec_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes512_cbc_dec_k192_w2_loop
+    jmp .Laes_gen_vaes512_cbc_dec_k192_w2_loop
 .Laes_gen_vaes512_cbc_dec_k192_w2_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -1616,7 +1616,7 @@ aes_gen_vaes512_cbc_dec_k192_w2:
 aes_gen_vaes512_cbc_dec_k192_w1:
     endbr64
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes512_cbc_dec_k192_w1_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k192_w1_loop:
@@ -1637,11 +1637,11 @@ aes_gen_vaes512_cbc_dec_k192_w1:
     .byte 0xc4,0xe2,0x79,0xdf,0xc2         # vaesdeclast %xmm2, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes512_cbc_dec_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes512_cbc_dec_k192_w1_loop
+    jmp .Laes_gen_vaes512_cbc_dec_k192_w1_loop
 .Laes_gen_vaes512_cbc_dec_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -1705,7 +1705,7 @@ aes_gen_vaes512_cbc_dec_k256_w32:
     vbroadcasti32x4 208(%rdi), %zmm12
     vbroadcasti32x4 224(%rdi), %zmm11
     vbroadcasti32x4 (%rsi), %zmm8
-    cmp $32, %r8
+    sub $32, %r8
     jb .Laes_gen_vaes512_cbc_dec_k256_w32_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k256_w32_loop:
@@ -1856,11 +1856,11 @@ aes_gen_vaes512_cbc_dec_k256_w32:
     vmovdqu64 %zmm5, 320(%rdx)
     vmovdqu64 %zmm6, 384(%rdx)
     vmovdqu64 %zmm7, 448(%rdx)
+    sub $32, %r8
+    jb .Laes_gen_vaes512_cbc_dec_k256_w32_done
     add $512, %rcx
     add $512, %rdx
-    sub $32, %r8
-    cmp $32, %r8
-    jae .Laes_gen_vaes512_cbc_dec_k256_w32_loop
+    jmp .Laes_gen_vaes512_cbc_dec_k256_w32_loop
 .Laes_gen_vaes512_cbc_dec_k256_w32_done:
     vextracti32x4 $3, %zmm8, (%rsi)
     xor %eax, %eax
@@ -1943,7 +1943,7 @@ aes_gen_vaes512_cbc_dec_k256_w16:
     vbroadcasti32x4 208(%rdi), %zmm8
     vbroadcasti32x4 224(%rdi), %zmm7
     vbroadcasti32x4 (%rsi), %zmm4
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes512_cbc_dec_k256_w16_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k256_w16_loop:
@@ -2022,11 +2022,11 @@ aes_gen_vaes512_cbc_dec_k256_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes512_cbc_dec_k256_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes512_cbc_dec_k256_w16_loop
+    jmp .Laes_gen_vaes512_cbc_dec_k256_w16_loop
 .Laes_gen_vaes512_cbc_dec_k256_w16_done:
     vextracti32x4 $3, %zmm4, (%rsi)
     xor %eax, %eax
@@ -2103,7 +2103,7 @@ aes_gen_vaes512_cbc_dec_k256_w8:
     vbroadcasti32x4 208(%rdi), %zmm6
     vbroadcasti32x4 224(%rdi), %zmm5
     vbroadcasti32x4 (%rsi), %zmm2
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes512_cbc_dec_k256_w8_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k256_w8_loop:
@@ -2146,11 +2146,11 @@ aes_gen_vaes512_cbc_dec_k256_w8:
     vmovdqu64 64(%rcx), %zmm2
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes512_cbc_dec_k256_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes512_cbc_dec_k256_w8_loop
+    jmp .Laes_gen_vaes512_cbc_dec_k256_w8_loop
 .Laes_gen_vaes512_cbc_dec_k256_w8_done:
     vextracti32x4 $3, %zmm2, (%rsi)
     xor %eax, %eax
@@ -2224,7 +2224,7 @@ aes_gen_vaes512_cbc_dec_k256_w4:
     vbroadcasti32x4 208(%rdi), %zmm5
     vbroadcasti32x4 224(%rdi), %zmm4
     vbroadcasti32x4 (%rsi), %zmm1
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes512_cbc_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k256_w4_loop:
@@ -2249,11 +2249,11 @@ aes_gen_vaes512_cbc_dec_k256_w4:
     .byte 0x62,0xf2,0x7d,0x48,0xdf,0xc2    # vaesdeclast %zmm2, %zmm0, %zmm0
     vmovdqu64 0(%rcx), %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes512_cbc_dec_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes512_cbc_dec_k256_w4_loop
+    jmp .Laes_gen_vaes512_cbc_dec_k256_w4_loop
 .Laes_gen_vaes512_cbc_dec_k256_w4_done:
     vextracti32x4 $3, %zmm1, (%rsi)
     xor %eax, %eax
@@ -2328,7 +2328,7 @@ aes_gen_vaes512_cbc_dec_k256_w3:
     vmovdqu 208(%rdi), %xmm7
     vmovdqu 224(%rdi), %xmm6
     vmovdqu (%rsi), %xmm3
-    cmp $3, %r8
+    sub $3, %r8
     jb .Laes_gen_vaes512_cbc_dec_k256_w3_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k256_w3_loop:
@@ -2387,11 +2387,11 @@ aes_gen_vaes512_cbc_dec_k256_w3:
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
+    sub $3, %r8
+    jb .Laes_gen_vaes512_cbc_dec_k256_w3_done
     add $48, %rcx
     add $48, %rdx
-    sub $3, %r8
-    cmp $3, %r8
-    jae .Laes_gen_vaes512_cbc_dec_k256_w3_loop
+    jmp .Laes_gen_vaes512_cbc_dec_k256_w3_loop
 .Laes_gen_vaes512_cbc_dec_k256_w3_done:
     vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
@@ -2466,7 +2466,7 @@ aes_gen_vaes512_cbc_dec_k256_w2:
     vmovdqu 208(%rdi), %xmm6
     vmovdqu 224(%rdi), %xmm5
     vmovdqu (%rsi), %xmm2
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes512_cbc_dec_k256_w2_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k256_w2_loop:
@@ -2507,11 +2507,11 @@ aes_gen_vaes512_cbc_dec_k256_w2:
     vmovdqu 16(%rcx), %xmm2
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes512_cbc_dec_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes512_cbc_dec_k256_w2_loop
+    jmp .Laes_gen_vaes512_cbc_dec_k256_w2_loop
 .Laes_gen_vaes512_cbc_dec_k256_w2_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -2554,7 +2554,7 @@ aes_gen_vaes512_cbc_dec_k256_w2:
 aes_gen_vaes512_cbc_dec_k256_w1:
     endbr64
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes512_cbc_dec_k256_w1_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k256_w1_loop:
@@ -2577,11 +2577,11 @@ aes_gen_vaes512_cbc_dec_k256_w1:
     .byte 0xc4,0xe2,0x79,0xdf,0xc2         # vaesdeclast %xmm2, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes512_cbc_dec_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes512_cbc_dec_k256_w1_loop
+    jmp .Laes_gen_vaes512_cbc_dec_k256_w1_loop
 .Laes_gen_vaes512_cbc_dec_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax

@@ -51,7 +51,7 @@ aes_gen_vaes512_cfb_dec_k128_w32:
     vbroadcasti32x4 144(%rdi), %zmm12
     vbroadcasti32x4 160(%rdi), %zmm11
     vbroadcasti32x4 (%rsi), %zmm8
-    cmp $32, %r8
+    sub $32, %r8
     jb .Laes_gen_vaes512_cfb_dec_k128_w32_done
     .p2align 4
 .Laes_gen_vaes512_cfb_dec_k128_w32_loop:
@@ -169,11 +169,11 @@ aes_gen_vaes512_cfb_dec_k128_w32:
     vmovdqu64 %zmm5, 320(%rdx)
     vmovdqu64 %zmm6, 384(%rdx)
     vmovdqu64 %zmm7, 448(%rdx)
+    sub $32, %r8
+    jb .Laes_gen_vaes512_cfb_dec_k128_w32_done
     add $512, %rcx
     add $512, %rdx
-    sub $32, %r8
-    cmp $32, %r8
-    jae .Laes_gen_vaes512_cfb_dec_k128_w32_loop
+    jmp .Laes_gen_vaes512_cfb_dec_k128_w32_loop
 .Laes_gen_vaes512_cfb_dec_k128_w32_done:
     vextracti32x4 $3, %zmm8, (%rsi)
     xor %eax, %eax
@@ -244,7 +244,7 @@ aes_gen_vaes512_cfb_dec_k128_w16:
     vbroadcasti32x4 144(%rdi), %zmm8
     vbroadcasti32x4 160(%rdi), %zmm7
     vbroadcasti32x4 (%rsi), %zmm4
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes512_cfb_dec_k128_w16_done
     .p2align 4
 .Laes_gen_vaes512_cfb_dec_k128_w16_loop:
@@ -306,11 +306,11 @@ aes_gen_vaes512_cfb_dec_k128_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes512_cfb_dec_k128_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes512_cfb_dec_k128_w16_loop
+    jmp .Laes_gen_vaes512_cfb_dec_k128_w16_loop
 .Laes_gen_vaes512_cfb_dec_k128_w16_done:
     vextracti32x4 $3, %zmm4, (%rsi)
     xor %eax, %eax
@@ -375,7 +375,7 @@ aes_gen_vaes512_cfb_dec_k128_w8:
     vbroadcasti32x4 144(%rdi), %zmm6
     vbroadcasti32x4 160(%rdi), %zmm5
     vbroadcasti32x4 (%rsi), %zmm2
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes512_cfb_dec_k128_w8_done
     .p2align 4
 .Laes_gen_vaes512_cfb_dec_k128_w8_loop:
@@ -409,11 +409,11 @@ aes_gen_vaes512_cfb_dec_k128_w8:
     .byte 0x62,0xf2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm3, %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes512_cfb_dec_k128_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes512_cfb_dec_k128_w8_loop
+    jmp .Laes_gen_vaes512_cfb_dec_k128_w8_loop
 .Laes_gen_vaes512_cfb_dec_k128_w8_done:
     vextracti32x4 $3, %zmm2, (%rsi)
     xor %eax, %eax
@@ -475,7 +475,7 @@ aes_gen_vaes512_cfb_dec_k128_w4:
     vbroadcasti32x4 144(%rdi), %zmm5
     vbroadcasti32x4 160(%rdi), %zmm4
     vbroadcasti32x4 (%rsi), %zmm1
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes512_cfb_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vaes512_cfb_dec_k128_w4_loop:
@@ -495,11 +495,11 @@ aes_gen_vaes512_cfb_dec_k128_w4:
     vpxord %zmm1, %zmm4, %zmm2
     .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm2, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes512_cfb_dec_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes512_cfb_dec_k128_w4_loop
+    jmp .Laes_gen_vaes512_cfb_dec_k128_w4_loop
 .Laes_gen_vaes512_cfb_dec_k128_w4_done:
     vextracti32x4 $3, %zmm1, (%rsi)
     xor %eax, %eax
@@ -562,7 +562,7 @@ aes_gen_vaes512_cfb_dec_k128_w3:
     vmovdqu 144(%rdi), %xmm7
     vmovdqu 160(%rdi), %xmm6
     vmovdqu (%rsi), %xmm3
-    cmp $3, %r8
+    sub $3, %r8
     jb .Laes_gen_vaes512_cfb_dec_k128_w3_done
     .p2align 4
 .Laes_gen_vaes512_cfb_dec_k128_w3_loop:
@@ -609,11 +609,11 @@ aes_gen_vaes512_cfb_dec_k128_w3:
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
+    sub $3, %r8
+    jb .Laes_gen_vaes512_cfb_dec_k128_w3_done
     add $48, %rcx
     add $48, %rdx
-    sub $3, %r8
-    cmp $3, %r8
-    jae .Laes_gen_vaes512_cfb_dec_k128_w3_loop
+    jmp .Laes_gen_vaes512_cfb_dec_k128_w3_loop
 .Laes_gen_vaes512_cfb_dec_k128_w3_done:
     vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
@@ -676,7 +676,7 @@ aes_gen_vaes512_cfb_dec_k128_w2:
     vmovdqu 144(%rdi), %xmm6
     vmovdqu 160(%rdi), %xmm5
     vmovdqu (%rsi), %xmm2
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes512_cfb_dec_k128_w2_done
     .p2align 4
 .Laes_gen_vaes512_cfb_dec_k128_w2_loop:
@@ -709,11 +709,11 @@ aes_gen_vaes512_cfb_dec_k128_w2:
     .byte 0xc4,0xe2,0x71,0xdd,0xcb         # vaesenclast %xmm3, %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes512_cfb_dec_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes512_cfb_dec_k128_w2_loop
+    jmp .Laes_gen_vaes512_cfb_dec_k128_w2_loop
 .Laes_gen_vaes512_cfb_dec_k128_w2_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -752,7 +752,7 @@ aes_gen_vaes512_cfb_dec_k128_w2:
 aes_gen_vaes512_cfb_dec_k128_w1:
     endbr64
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes512_cfb_dec_k128_w1_done
     .p2align 4
 .Laes_gen_vaes512_cfb_dec_k128_w1_loop:
@@ -771,11 +771,11 @@ aes_gen_vaes512_cfb_dec_k128_w1:
     vpxor 160(%rdi), %xmm1, %xmm2
     .byte 0xc4,0xe2,0x79,0xdd,0xc2         # vaesenclast %xmm2, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes512_cfb_dec_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes512_cfb_dec_k128_w1_loop
+    jmp .Laes_gen_vaes512_cfb_dec_k128_w1_loop
 .Laes_gen_vaes512_cfb_dec_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -835,7 +835,7 @@ aes_gen_vaes512_cfb_dec_k192_w32:
     vbroadcasti32x4 176(%rdi), %zmm12
     vbroadcasti32x4 192(%rdi), %zmm11
     vbroadcasti32x4 (%rsi), %zmm8
-    cmp $32, %r8
+    sub $32, %r8
     jb .Laes_gen_vaes512_cfb_dec_k192_w32_done
     .p2align 4
 .Laes_gen_vaes512_cfb_dec_k192_w32_loop:
@@ -969,11 +969,11 @@ aes_gen_vaes512_cfb_dec_k192_w32:
     vmovdqu64 %zmm5, 320(%rdx)
     vmovdqu64 %zmm6, 384(%rdx)
     vmovdqu64 %zmm7, 448(%rdx)
+    sub $32, %r8
+    jb .Laes_gen_vaes512_cfb_dec_k192_w32_done
     add $512, %rcx
     add $512, %rdx
-    sub $32, %r8
-    cmp $32, %r8
-    jae .Laes_gen_vaes512_cfb_dec_k192_w32_loop
+    jmp .Laes_gen_vaes512_cfb_dec_k192_w32_loop
 .Laes_gen_vaes512_cfb_dec_k192_w32_done:
     vextracti32x4 $3, %zmm8, (%rsi)
     xor %eax, %eax
@@ -1050,7 +1050,7 @@ aes_gen_vaes512_cfb_dec_k192_w16:
     vbroadcasti32x4 176(%rdi), %zmm8
     vbroadcasti32x4 192(%rdi), %zmm7
     vbroadcasti32x4 (%rsi), %zmm4
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes512_cfb_dec_k192_w16_done
     .p2align 4
 .Laes_gen_vaes512_cfb_dec_k192_w16_loop:
@@ -1120,11 +1120,11 @@ aes_gen_vaes512_cfb_dec_k192_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes512_cfb_dec_k192_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes512_cfb_dec_k192_w16_loop
+    jmp .Laes_gen_vaes512_cfb_dec_k192_w16_loop
 .Laes_gen_vaes512_cfb_dec_k192_w16_done:
     vextracti32x4 $3, %zmm4, (%rsi)
     xor %eax, %eax
@@ -1195,7 +1195,7 @@ aes_gen_vaes512_cfb_dec_k192_w8:
     vbroadcasti32x4 176(%rdi), %zmm6
     vbroadcasti32x4 192(%rdi), %zmm5
     vbroadcasti32x4 (%rsi), %zmm2
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes512_cfb_dec_k192_w8_done
     .p2align 4
 .Laes_gen_vaes512_cfb_dec_k192_w8_loop:
@@ -1233,11 +1233,11 @@ aes_gen_vaes512_cfb_dec_k192_w8:
     .byte 0x62,0xf2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm3, %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes512_cfb_dec_k192_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes512_cfb_dec_k192_w8_loop
+    jmp .Laes_gen_vaes512_cfb_dec_k192_w8_loop
 .Laes_gen_vaes512_cfb_dec_k192_w8_done:
     vextracti32x4 $3, %zmm2, (%rsi)
     xor %eax, %eax
@@ -1305,7 +1305,7 @@ aes_gen_vaes512_cfb_dec_k192_w4:
     vbroadcasti32x4 176(%rdi), %zmm5
     vbroadcasti32x4 192(%rdi), %zmm4
     vbroadcasti32x4 (%rsi), %zmm1
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes512_cfb_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vaes512_cfb_dec_k192_w4_loop:
@@ -1327,11 +1327,11 @@ aes_gen_vaes512_cfb_dec_k192_w4:
     vpxord %zmm1, %zmm4, %zmm2
     .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm2, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes512_cfb_dec_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes512_cfb_dec_k192_w4_loop
+    jmp .Laes_gen_vaes512_cfb_dec_k192_w4_loop
 .Laes_gen_vaes512_cfb_dec_k192_w4_done:
     vextracti32x4 $3, %zmm1, (%rsi)
     xor %eax, %eax
@@ -1400,7 +1400,7 @@ aes_gen_vaes512_cfb_dec_k192_w3:
     vmovdqu 176(%rdi), %xmm7
     vmovdqu 192(%rdi), %xmm6
     vmovdqu (%rsi), %xmm3
-    cmp $3, %r8
+    sub $3, %r8
     jb .Laes_gen_vaes512_cfb_dec_k192_w3_done
     .p2align 4
 .Laes_gen_vaes512_cfb_dec_k192_w3_loop:
@@ -1453,11 +1453,11 @@ aes_gen_vaes512_cfb_dec_k192_w3:
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
+    sub $3, %r8
+    jb .Laes_gen_vaes512_cfb_dec_k192_w3_done
     add $48, %rcx
     add $48, %rdx
-    sub $3, %r8
-    cmp $3, %r8
-    jae .Laes_gen_vaes512_cfb_dec_k192_w3_loop
+    jmp .Laes_gen_vaes512_cfb_dec_k192_w3_loop
 .Laes_gen_vaes512_cfb_dec_k192_w3_done:
     vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
@@ -1526,7 +1526,7 @@ aes_gen_vaes512_cfb_dec_k192_w2:
     vmovdqu 176(%rdi), %xmm6
     vmovdqu 192(%rdi), %xmm5
     vmovdqu (%rsi), %xmm2
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes512_cfb_dec_k192_w2_done
     .p2align 4
 .Laes_gen_vaes512_cfb_dec_k192_w2_loop:
@@ -1563,11 +1563,11 @@ aes_gen_vaes512_cfb_dec_k192_w2:
     .byte 0xc4,0xe2,0x71,0xdd,0xcb         # vaesenclast %xmm3, %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes512_cfb_dec_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes512_cfb_dec_k192_w2_loop
+    jmp .Laes_gen_vaes512_cfb_dec_k192_w2_loop
 .Laes_gen_vaes512_cfb_dec_k192_w2_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -1608,7 +1608,7 @@ aes_gen_vaes512_cfb_dec_k192_w2:
 aes_gen_vaes512_cfb_dec_k192_w1:
     endbr64
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes512_cfb_dec_k192_w1_done
     .p2align 4
 .Laes_gen_vaes512_cfb_dec_k192_w1_loop:
@@ -1629,11 +1629,11 @@ aes_gen_vaes512_cfb_dec_k192_w1:
     vpxor 192(%rdi), %xmm1, %xmm2
     .byte 0xc4,0xe2,0x79,0xdd,0xc2         # vaesenclast %xmm2, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes512_cfb_dec_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes512_cfb_dec_k192_w1_loop
+    jmp .Laes_gen_vaes512_cfb_dec_k192_w1_loop
 .Laes_gen_vaes512_cfb_dec_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -1697,7 +1697,7 @@ aes_gen_vaes512_cfb_dec_k256_w32:
     vbroadcasti32x4 208(%rdi), %zmm12
     vbroadcasti32x4 224(%rdi), %zmm11
     vbroadcasti32x4 (%rsi), %zmm8
-    cmp $32, %r8
+    sub $32, %r8
     jb .Laes_gen_vaes512_cfb_dec_k256_w32_done
     .p2align 4
 .Laes_gen_vaes512_cfb_dec_k256_w32_loop:
@@ -1847,11 +1847,11 @@ aes_gen_vaes512_cfb_dec_k256_w32:
     vmovdqu64 %zmm5, 320(%rdx)
     vmovdqu64 %zmm6, 384(%rdx)
     vmovdqu64 %zmm7, 448(%rdx)
+    sub $32, %r8
+    jb .Laes_gen_vaes512_cfb_dec_k256_w32_done
     add $512, %rcx
     add $512, %rdx
-    sub $32, %r8
-    cmp $32, %r8
-    jae .Laes_gen_vaes512_cfb_dec_k256_w32_loop
+    jmp .Laes_gen_vaes512_cfb_dec_k256_w32_loop
 .Laes_gen_vaes512_cfb_dec_k256_w32_done:
     vextracti32x4 $3, %zmm8, (%rsi)
     xor %eax, %eax
@@ -1934,7 +1934,7 @@ aes_gen_vaes512_cfb_dec_k256_w16:
     vbroadcasti32x4 208(%rdi), %zmm8
     vbroadcasti32x4 224(%rdi), %zmm7
     vbroadcasti32x4 (%rsi), %zmm4
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes512_cfb_dec_k256_w16_done
     .p2align 4
 .Laes_gen_vaes512_cfb_dec_k256_w16_loop:
@@ -2012,11 +2012,11 @@ aes_gen_vaes512_cfb_dec_k256_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes512_cfb_dec_k256_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes512_cfb_dec_k256_w16_loop
+    jmp .Laes_gen_vaes512_cfb_dec_k256_w16_loop
 .Laes_gen_vaes512_cfb_dec_k256_w16_done:
     vextracti32x4 $3, %zmm4, (%rsi)
     xor %eax, %eax
@@ -2093,7 +2093,7 @@ aes_gen_vaes512_cfb_dec_k256_w8:
     vbroadcasti32x4 208(%rdi), %zmm6
     vbroadcasti32x4 224(%rdi), %zmm5
     vbroadcasti32x4 (%rsi), %zmm2
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes512_cfb_dec_k256_w8_done
     .p2align 4
 .Laes_gen_vaes512_cfb_dec_k256_w8_loop:
@@ -2135,11 +2135,11 @@ aes_gen_vaes512_cfb_dec_k256_w8:
     .byte 0x62,0xf2,0x75,0x48,0xdd,0xcb    # vaesenclast %zmm3, %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes512_cfb_dec_k256_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes512_cfb_dec_k256_w8_loop
+    jmp .Laes_gen_vaes512_cfb_dec_k256_w8_loop
 .Laes_gen_vaes512_cfb_dec_k256_w8_done:
     vextracti32x4 $3, %zmm2, (%rsi)
     xor %eax, %eax
@@ -2213,7 +2213,7 @@ aes_gen_vaes512_cfb_dec_k256_w4:
     vbroadcasti32x4 208(%rdi), %zmm5
     vbroadcasti32x4 224(%rdi), %zmm4
     vbroadcasti32x4 (%rsi), %zmm1
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes512_cfb_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vaes512_cfb_dec_k256_w4_loop:
@@ -2237,11 +2237,11 @@ aes_gen_vaes512_cfb_dec_k256_w4:
     vpxord %zmm1, %zmm4, %zmm2
     .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc2    # vaesenclast %zmm2, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes512_cfb_dec_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes512_cfb_dec_k256_w4_loop
+    jmp .Laes_gen_vaes512_cfb_dec_k256_w4_loop
 .Laes_gen_vaes512_cfb_dec_k256_w4_done:
     vextracti32x4 $3, %zmm1, (%rsi)
     xor %eax, %eax
@@ -2316,7 +2316,7 @@ aes_gen_vaes512_cfb_dec_k256_w3:
     vmovdqu 208(%rdi), %xmm7
     vmovdqu 224(%rdi), %xmm6
     vmovdqu (%rsi), %xmm3
-    cmp $3, %r8
+    sub $3, %r8
     jb .Laes_gen_vaes512_cfb_dec_k256_w3_done
     .p2align 4
 .Laes_gen_vaes512_cfb_dec_k256_w3_loop:
@@ -2375,11 +2375,11 @@ aes_gen_vaes512_cfb_dec_k256_w3:
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
+    sub $3, %r8
+    jb .Laes_gen_vaes512_cfb_dec_k256_w3_done
     add $48, %rcx
     add $48, %rdx
-    sub $3, %r8
-    cmp $3, %r8
-    jae .Laes_gen_vaes512_cfb_dec_k256_w3_loop
+    jmp .Laes_gen_vaes512_cfb_dec_k256_w3_loop
 .Laes_gen_vaes512_cfb_dec_k256_w3_done:
     vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
@@ -2454,7 +2454,7 @@ aes_gen_vaes512_cfb_dec_k256_w2:
     vmovdqu 208(%rdi), %xmm6
     vmovdqu 224(%rdi), %xmm5
     vmovdqu (%rsi), %xmm2
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes512_cfb_dec_k256_w2_done
     .p2align 4
 .Laes_gen_vaes512_cfb_dec_k256_w2_loop:
@@ -2495,11 +2495,11 @@ aes_gen_vaes512_cfb_dec_k256_w2:
     .byte 0xc4,0xe2,0x71,0xdd,0xcb         # vaesenclast %xmm3, %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes512_cfb_dec_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes512_cfb_dec_k256_w2_loop
+    jmp .Laes_gen_vaes512_cfb_dec_k256_w2_loop
 .Laes_gen_vaes512_cfb_dec_k256_w2_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -2542,7 +2542,7 @@ aes_gen_vaes512_cfb_dec_k256_w2:
 aes_gen_vaes512_cfb_dec_k256_w1:
     endbr64
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes512_cfb_dec_k256_w1_done
     .p2align 4
 .Laes_gen_vaes512_cfb_dec_k256_w1_loop:
@@ -2565,11 +2565,11 @@ aes_gen_vaes512_cfb_dec_k256_w1:
     vpxor 224(%rdi), %xmm1, %xmm2
     .byte 0xc4,0xe2,0x79,0xdd,0xc2         # vaesenclast %xmm2, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes512_cfb_dec_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes512_cfb_dec_k256_w1_loop
+    jmp .Laes_gen_vaes512_cfb_dec_k256_w1_loop
 .Laes_gen_vaes512_cfb_dec_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax

@@ -166,7 +166,7 @@ aes_gen_vaes512_ctr_enc_k128_w32:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $32, %r8
+    sub $32, %r8
     jb .Laes_gen_vaes512_ctr_enc_k128_w32_done
     .p2align 4
 .Laes_gen_vaes512_ctr_enc_k128_w32_loop:
@@ -472,11 +472,11 @@ aes_gen_vaes512_ctr_enc_k128_w32:
     vmovdqu64 %zmm5, 320(%rdx)
     vmovdqu64 %zmm6, 384(%rdx)
     vmovdqu64 %zmm7, 448(%rdx)
+    sub $32, %r8
+    jb .Laes_gen_vaes512_ctr_enc_k128_w32_done
     add $512, %rcx
     add $512, %rdx
-    sub $32, %r8
-    cmp $32, %r8
-    jae .Laes_gen_vaes512_ctr_enc_k128_w32_loop
+    jmp .Laes_gen_vaes512_ctr_enc_k128_w32_loop
 .Laes_gen_vaes512_ctr_enc_k128_w32_done:
     vmovdqu %xmm8, (%rsi)
     xor %eax, %eax
@@ -552,7 +552,7 @@ aes_gen_vaes512_ctr_enc_k128_w16:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes512_ctr_enc_k128_w16_done
     .p2align 4
 .Laes_gen_vaes512_ctr_enc_k128_w16_loop:
@@ -718,11 +718,11 @@ aes_gen_vaes512_ctr_enc_k128_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes512_ctr_enc_k128_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes512_ctr_enc_k128_w16_loop
+    jmp .Laes_gen_vaes512_ctr_enc_k128_w16_loop
 .Laes_gen_vaes512_ctr_enc_k128_w16_done:
     vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -792,7 +792,7 @@ aes_gen_vaes512_ctr_enc_k128_w8:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes512_ctr_enc_k128_w8_done
     .p2align 4
 .Laes_gen_vaes512_ctr_enc_k128_w8_loop:
@@ -888,11 +888,11 @@ aes_gen_vaes512_ctr_enc_k128_w8:
     vpxord 64(%rcx), %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes512_ctr_enc_k128_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes512_ctr_enc_k128_w8_loop
+    jmp .Laes_gen_vaes512_ctr_enc_k128_w8_loop
 .Laes_gen_vaes512_ctr_enc_k128_w8_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -959,7 +959,7 @@ aes_gen_vaes512_ctr_enc_k128_w4:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes512_ctr_enc_k128_w4_done
     .p2align 4
 .Laes_gen_vaes512_ctr_enc_k128_w4_loop:
@@ -1020,11 +1020,11 @@ aes_gen_vaes512_ctr_enc_k128_w4:
     .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm4, %zmm0, %zmm0
     vpxord 0(%rcx), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes512_ctr_enc_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes512_ctr_enc_k128_w4_loop
+    jmp .Laes_gen_vaes512_ctr_enc_k128_w4_loop
 .Laes_gen_vaes512_ctr_enc_k128_w4_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -1092,7 +1092,7 @@ aes_gen_vaes512_ctr_enc_k128_w3:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $3, %r8
+    sub $3, %r8
     jb .Laes_gen_vaes512_ctr_enc_k128_w3_done
     .p2align 4
 .Laes_gen_vaes512_ctr_enc_k128_w3_loop:
@@ -1176,11 +1176,11 @@ aes_gen_vaes512_ctr_enc_k128_w3:
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
+    sub $3, %r8
+    jb .Laes_gen_vaes512_ctr_enc_k128_w3_done
     add $48, %rcx
     add $48, %rdx
-    sub $3, %r8
-    cmp $3, %r8
-    jae .Laes_gen_vaes512_ctr_enc_k128_w3_loop
+    jmp .Laes_gen_vaes512_ctr_enc_k128_w3_loop
 .Laes_gen_vaes512_ctr_enc_k128_w3_done:
     vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
@@ -1247,7 +1247,7 @@ aes_gen_vaes512_ctr_enc_k128_w2:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes512_ctr_enc_k128_w2_done
     .p2align 4
 .Laes_gen_vaes512_ctr_enc_k128_w2_loop:
@@ -1311,11 +1311,11 @@ aes_gen_vaes512_ctr_enc_k128_w2:
     vpxor 16(%rcx), %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes512_ctr_enc_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes512_ctr_enc_k128_w2_loop
+    jmp .Laes_gen_vaes512_ctr_enc_k128_w2_loop
 .Laes_gen_vaes512_ctr_enc_k128_w2_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -1358,7 +1358,7 @@ aes_gen_vaes512_ctr_enc_k128_w1:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes512_ctr_enc_k128_w1_done
     .p2align 4
 .Laes_gen_vaes512_ctr_enc_k128_w1_loop:
@@ -1392,11 +1392,11 @@ aes_gen_vaes512_ctr_enc_k128_w1:
     .byte 0xc4,0xe2,0x79,0xdd,0x87,0xa0,0x00,0x00,0x00 # vaesenclast 160(%rdi), %xmm0, %xmm0
     vpxor 0(%rcx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes512_ctr_enc_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes512_ctr_enc_k128_w1_loop
+    jmp .Laes_gen_vaes512_ctr_enc_k128_w1_loop
 .Laes_gen_vaes512_ctr_enc_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -1460,7 +1460,7 @@ aes_gen_vaes512_ctr_enc_k192_w32:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $32, %r8
+    sub $32, %r8
     jb .Laes_gen_vaes512_ctr_enc_k192_w32_done
     .p2align 4
 .Laes_gen_vaes512_ctr_enc_k192_w32_loop:
@@ -1782,11 +1782,11 @@ aes_gen_vaes512_ctr_enc_k192_w32:
     vmovdqu64 %zmm5, 320(%rdx)
     vmovdqu64 %zmm6, 384(%rdx)
     vmovdqu64 %zmm7, 448(%rdx)
+    sub $32, %r8
+    jb .Laes_gen_vaes512_ctr_enc_k192_w32_done
     add $512, %rcx
     add $512, %rdx
-    sub $32, %r8
-    cmp $32, %r8
-    jae .Laes_gen_vaes512_ctr_enc_k192_w32_loop
+    jmp .Laes_gen_vaes512_ctr_enc_k192_w32_loop
 .Laes_gen_vaes512_ctr_enc_k192_w32_done:
     vmovdqu %xmm8, (%rsi)
     xor %eax, %eax
@@ -1868,7 +1868,7 @@ aes_gen_vaes512_ctr_enc_k192_w16:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes512_ctr_enc_k192_w16_done
     .p2align 4
 .Laes_gen_vaes512_ctr_enc_k192_w16_loop:
@@ -2042,11 +2042,11 @@ aes_gen_vaes512_ctr_enc_k192_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes512_ctr_enc_k192_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes512_ctr_enc_k192_w16_loop
+    jmp .Laes_gen_vaes512_ctr_enc_k192_w16_loop
 .Laes_gen_vaes512_ctr_enc_k192_w16_done:
     vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -2122,7 +2122,7 @@ aes_gen_vaes512_ctr_enc_k192_w8:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes512_ctr_enc_k192_w8_done
     .p2align 4
 .Laes_gen_vaes512_ctr_enc_k192_w8_loop:
@@ -2222,11 +2222,11 @@ aes_gen_vaes512_ctr_enc_k192_w8:
     vpxord 64(%rcx), %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes512_ctr_enc_k192_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes512_ctr_enc_k192_w8_loop
+    jmp .Laes_gen_vaes512_ctr_enc_k192_w8_loop
 .Laes_gen_vaes512_ctr_enc_k192_w8_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -2299,7 +2299,7 @@ aes_gen_vaes512_ctr_enc_k192_w4:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes512_ctr_enc_k192_w4_done
     .p2align 4
 .Laes_gen_vaes512_ctr_enc_k192_w4_loop:
@@ -2362,11 +2362,11 @@ aes_gen_vaes512_ctr_enc_k192_w4:
     .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm4, %zmm0, %zmm0
     vpxord 0(%rcx), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes512_ctr_enc_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes512_ctr_enc_k192_w4_loop
+    jmp .Laes_gen_vaes512_ctr_enc_k192_w4_loop
 .Laes_gen_vaes512_ctr_enc_k192_w4_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -2440,7 +2440,7 @@ aes_gen_vaes512_ctr_enc_k192_w3:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $3, %r8
+    sub $3, %r8
     jb .Laes_gen_vaes512_ctr_enc_k192_w3_done
     .p2align 4
 .Laes_gen_vaes512_ctr_enc_k192_w3_loop:
@@ -2530,11 +2530,11 @@ aes_gen_vaes512_ctr_enc_k192_w3:
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
+    sub $3, %r8
+    jb .Laes_gen_vaes512_ctr_enc_k192_w3_done
     add $48, %rcx
     add $48, %rdx
-    sub $3, %r8
-    cmp $3, %r8
-    jae .Laes_gen_vaes512_ctr_enc_k192_w3_loop
+    jmp .Laes_gen_vaes512_ctr_enc_k192_w3_loop
 .Laes_gen_vaes512_ctr_enc_k192_w3_done:
     vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
@@ -2607,7 +2607,7 @@ aes_gen_vaes512_ctr_enc_k192_w2:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes512_ctr_enc_k192_w2_done
     .p2align 4
 .Laes_gen_vaes512_ctr_enc_k192_w2_loop:
@@ -2675,11 +2675,11 @@ aes_gen_vaes512_ctr_enc_k192_w2:
     vpxor 16(%rcx), %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes512_ctr_enc_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes512_ctr_enc_k192_w2_loop
+    jmp .Laes_gen_vaes512_ctr_enc_k192_w2_loop
 .Laes_gen_vaes512_ctr_enc_k192_w2_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -2724,7 +2724,7 @@ aes_gen_vaes512_ctr_enc_k192_w1:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes512_ctr_enc_k192_w1_done
     .p2align 4
 .Laes_gen_vaes512_ctr_enc_k192_w1_loop:
@@ -2760,11 +2760,11 @@ aes_gen_vaes512_ctr_enc_k192_w1:
     .byte 0xc4,0xe2,0x79,0xdd,0x87,0xc0,0x00,0x00,0x00 # vaesenclast 192(%rdi), %xmm0, %xmm0
     vpxor 0(%rcx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes512_ctr_enc_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes512_ctr_enc_k192_w1_loop
+    jmp .Laes_gen_vaes512_ctr_enc_k192_w1_loop
 .Laes_gen_vaes512_ctr_enc_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -2832,7 +2832,7 @@ aes_gen_vaes512_ctr_enc_k256_w32:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $32, %r8
+    sub $32, %r8
     jb .Laes_gen_vaes512_ctr_enc_k256_w32_done
     .p2align 4
 .Laes_gen_vaes512_ctr_enc_k256_w32_loop:
@@ -3170,11 +3170,11 @@ aes_gen_vaes512_ctr_enc_k256_w32:
     vmovdqu64 %zmm5, 320(%rdx)
     vmovdqu64 %zmm6, 384(%rdx)
     vmovdqu64 %zmm7, 448(%rdx)
+    sub $32, %r8
+    jb .Laes_gen_vaes512_ctr_enc_k256_w32_done
     add $512, %rcx
     add $512, %rdx
-    sub $32, %r8
-    cmp $32, %r8
-    jae .Laes_gen_vaes512_ctr_enc_k256_w32_loop
+    jmp .Laes_gen_vaes512_ctr_enc_k256_w32_loop
 .Laes_gen_vaes512_ctr_enc_k256_w32_done:
     vmovdqu %xmm8, (%rsi)
     xor %eax, %eax
@@ -3262,7 +3262,7 @@ aes_gen_vaes512_ctr_enc_k256_w16:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes512_ctr_enc_k256_w16_done
     .p2align 4
 .Laes_gen_vaes512_ctr_enc_k256_w16_loop:
@@ -3444,11 +3444,11 @@ aes_gen_vaes512_ctr_enc_k256_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes512_ctr_enc_k256_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes512_ctr_enc_k256_w16_loop
+    jmp .Laes_gen_vaes512_ctr_enc_k256_w16_loop
 .Laes_gen_vaes512_ctr_enc_k256_w16_done:
     vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -3530,7 +3530,7 @@ aes_gen_vaes512_ctr_enc_k256_w8:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes512_ctr_enc_k256_w8_done
     .p2align 4
 .Laes_gen_vaes512_ctr_enc_k256_w8_loop:
@@ -3634,11 +3634,11 @@ aes_gen_vaes512_ctr_enc_k256_w8:
     vpxord 64(%rcx), %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes512_ctr_enc_k256_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes512_ctr_enc_k256_w8_loop
+    jmp .Laes_gen_vaes512_ctr_enc_k256_w8_loop
 .Laes_gen_vaes512_ctr_enc_k256_w8_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -3717,7 +3717,7 @@ aes_gen_vaes512_ctr_enc_k256_w4:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes512_ctr_enc_k256_w4_done
     .p2align 4
 .Laes_gen_vaes512_ctr_enc_k256_w4_loop:
@@ -3782,11 +3782,11 @@ aes_gen_vaes512_ctr_enc_k256_w4:
     .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm4, %zmm0, %zmm0
     vpxord 0(%rcx), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes512_ctr_enc_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes512_ctr_enc_k256_w4_loop
+    jmp .Laes_gen_vaes512_ctr_enc_k256_w4_loop
 .Laes_gen_vaes512_ctr_enc_k256_w4_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -3866,7 +3866,7 @@ aes_gen_vaes512_ctr_enc_k256_w3:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $3, %r8
+    sub $3, %r8
     jb .Laes_gen_vaes512_ctr_enc_k256_w3_done
     .p2align 4
 .Laes_gen_vaes512_ctr_enc_k256_w3_loop:
@@ -3962,11 +3962,11 @@ aes_gen_vaes512_ctr_enc_k256_w3:
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
+    sub $3, %r8
+    jb .Laes_gen_vaes512_ctr_enc_k256_w3_done
     add $48, %rcx
     add $48, %rdx
-    sub $3, %r8
-    cmp $3, %r8
-    jae .Laes_gen_vaes512_ctr_enc_k256_w3_loop
+    jmp .Laes_gen_vaes512_ctr_enc_k256_w3_loop
 .Laes_gen_vaes512_ctr_enc_k256_w3_done:
     vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
@@ -4045,7 +4045,7 @@ aes_gen_vaes512_ctr_enc_k256_w2:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes512_ctr_enc_k256_w2_done
     .p2align 4
 .Laes_gen_vaes512_ctr_enc_k256_w2_loop:
@@ -4117,11 +4117,11 @@ aes_gen_vaes512_ctr_enc_k256_w2:
     vpxor 16(%rcx), %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes512_ctr_enc_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes512_ctr_enc_k256_w2_loop
+    jmp .Laes_gen_vaes512_ctr_enc_k256_w2_loop
 .Laes_gen_vaes512_ctr_enc_k256_w2_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -4168,7 +4168,7 @@ aes_gen_vaes512_ctr_enc_k256_w1:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes512_ctr_enc_k256_w1_done
     .p2align 4
 .Laes_gen_vaes512_ctr_enc_k256_w1_loop:
@@ -4206,11 +4206,11 @@ aes_gen_vaes512_ctr_enc_k256_w1:
     .byte 0xc4,0xe2,0x79,0xdd,0x87,0xe0,0x00,0x00,0x00 # vaesenclast 224(%rdi), %xmm0, %xmm0
     vpxor 0(%rcx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes512_ctr_enc_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes512_ctr_enc_k256_w1_loop
+    jmp .Laes_gen_vaes512_ctr_enc_k256_w1_loop
 .Laes_gen_vaes512_ctr_enc_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax

@@ -49,7 +49,7 @@ aes_gen_vaes512_ecb_dec_k128_w32:
     vbroadcasti32x4 128(%rdi), %zmm12
     vbroadcasti32x4 144(%rdi), %zmm11
     vbroadcasti32x4 160(%rdi), %zmm10
-    cmp $32, %r8
+    sub $32, %r8
     jb .Laes_gen_vaes512_ecb_dec_k128_w32_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k128_w32_loop:
@@ -157,11 +157,11 @@ aes_gen_vaes512_ecb_dec_k128_w32:
     vmovdqu64 %zmm5, 320(%rdx)
     vmovdqu64 %zmm6, 384(%rdx)
     vmovdqu64 %zmm7, 448(%rdx)
+    sub $32, %r8
+    jb .Laes_gen_vaes512_ecb_dec_k128_w32_done
     add $512, %rcx
     add $512, %rdx
-    sub $32, %r8
-    cmp $32, %r8
-    jae .Laes_gen_vaes512_ecb_dec_k128_w32_loop
+    jmp .Laes_gen_vaes512_ecb_dec_k128_w32_loop
 .Laes_gen_vaes512_ecb_dec_k128_w32_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -227,7 +227,7 @@ aes_gen_vaes512_ecb_dec_k128_w16:
     vbroadcasti32x4 128(%rdi), %zmm8
     vbroadcasti32x4 144(%rdi), %zmm7
     vbroadcasti32x4 160(%rdi), %zmm6
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes512_ecb_dec_k128_w16_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k128_w16_loop:
@@ -283,11 +283,11 @@ aes_gen_vaes512_ecb_dec_k128_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes512_ecb_dec_k128_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes512_ecb_dec_k128_w16_loop
+    jmp .Laes_gen_vaes512_ecb_dec_k128_w16_loop
 .Laes_gen_vaes512_ecb_dec_k128_w16_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -347,7 +347,7 @@ aes_gen_vaes512_ecb_dec_k128_w8:
     vbroadcasti32x4 128(%rdi), %zmm6
     vbroadcasti32x4 144(%rdi), %zmm5
     vbroadcasti32x4 160(%rdi), %zmm4
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes512_ecb_dec_k128_w8_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k128_w8_loop:
@@ -377,11 +377,11 @@ aes_gen_vaes512_ecb_dec_k128_w8:
     .byte 0x62,0xf2,0x75,0x48,0xdf,0xcc    # vaesdeclast %zmm4, %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes512_ecb_dec_k128_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes512_ecb_dec_k128_w8_loop
+    jmp .Laes_gen_vaes512_ecb_dec_k128_w8_loop
 .Laes_gen_vaes512_ecb_dec_k128_w8_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -438,7 +438,7 @@ aes_gen_vaes512_ecb_dec_k128_w4:
     vbroadcasti32x4 128(%rdi), %zmm5
     vbroadcasti32x4 144(%rdi), %zmm4
     vbroadcasti32x4 160(%rdi), %zmm3
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes512_ecb_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k128_w4_loop:
@@ -455,11 +455,11 @@ aes_gen_vaes512_ecb_dec_k128_w4:
     .byte 0x62,0xf2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm4, %zmm0, %zmm0
     .byte 0x62,0xf2,0x7d,0x48,0xdf,0xc3    # vaesdeclast %zmm3, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes512_ecb_dec_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes512_ecb_dec_k128_w4_loop
+    jmp .Laes_gen_vaes512_ecb_dec_k128_w4_loop
 .Laes_gen_vaes512_ecb_dec_k128_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -517,7 +517,7 @@ aes_gen_vaes512_ecb_dec_k128_w3:
     vmovdqu 128(%rdi), %xmm7
     vmovdqu 144(%rdi), %xmm6
     vmovdqu 160(%rdi), %xmm5
-    cmp $3, %r8
+    sub $3, %r8
     jb .Laes_gen_vaes512_ecb_dec_k128_w3_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k128_w3_loop:
@@ -560,11 +560,11 @@ aes_gen_vaes512_ecb_dec_k128_w3:
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
+    sub $3, %r8
+    jb .Laes_gen_vaes512_ecb_dec_k128_w3_done
     add $48, %rcx
     add $48, %rdx
-    sub $3, %r8
-    cmp $3, %r8
-    jae .Laes_gen_vaes512_ecb_dec_k128_w3_loop
+    jmp .Laes_gen_vaes512_ecb_dec_k128_w3_loop
 .Laes_gen_vaes512_ecb_dec_k128_w3_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -622,7 +622,7 @@ aes_gen_vaes512_ecb_dec_k128_w2:
     vmovdqu 128(%rdi), %xmm6
     vmovdqu 144(%rdi), %xmm5
     vmovdqu 160(%rdi), %xmm4
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes512_ecb_dec_k128_w2_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k128_w2_loop:
@@ -652,11 +652,11 @@ aes_gen_vaes512_ecb_dec_k128_w2:
     .byte 0xc4,0xe2,0x71,0xdf,0xcc         # vaesdeclast %xmm4, %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes512_ecb_dec_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes512_ecb_dec_k128_w2_loop
+    jmp .Laes_gen_vaes512_ecb_dec_k128_w2_loop
 .Laes_gen_vaes512_ecb_dec_k128_w2_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -690,7 +690,7 @@ aes_gen_vaes512_ecb_dec_k128_w2:
     .p2align 5
 aes_gen_vaes512_ecb_dec_k128_w1:
     endbr64
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes512_ecb_dec_k128_w1_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k128_w1_loop:
@@ -707,11 +707,11 @@ aes_gen_vaes512_ecb_dec_k128_w1:
     .byte 0xc4,0xe2,0x79,0xde,0x87,0x90,0x00,0x00,0x00 # vaesdec 144(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdf,0x87,0xa0,0x00,0x00,0x00 # vaesdeclast 160(%rdi), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes512_ecb_dec_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes512_ecb_dec_k128_w1_loop
+    jmp .Laes_gen_vaes512_ecb_dec_k128_w1_loop
 .Laes_gen_vaes512_ecb_dec_k128_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -766,7 +766,7 @@ aes_gen_vaes512_ecb_dec_k192_w32:
     vbroadcasti32x4 160(%rdi), %zmm12
     vbroadcasti32x4 176(%rdi), %zmm11
     vbroadcasti32x4 192(%rdi), %zmm10
-    cmp $32, %r8
+    sub $32, %r8
     jb .Laes_gen_vaes512_ecb_dec_k192_w32_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k192_w32_loop:
@@ -890,11 +890,11 @@ aes_gen_vaes512_ecb_dec_k192_w32:
     vmovdqu64 %zmm5, 320(%rdx)
     vmovdqu64 %zmm6, 384(%rdx)
     vmovdqu64 %zmm7, 448(%rdx)
+    sub $32, %r8
+    jb .Laes_gen_vaes512_ecb_dec_k192_w32_done
     add $512, %rcx
     add $512, %rdx
-    sub $32, %r8
-    cmp $32, %r8
-    jae .Laes_gen_vaes512_ecb_dec_k192_w32_loop
+    jmp .Laes_gen_vaes512_ecb_dec_k192_w32_loop
 .Laes_gen_vaes512_ecb_dec_k192_w32_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -966,7 +966,7 @@ aes_gen_vaes512_ecb_dec_k192_w16:
     vbroadcasti32x4 160(%rdi), %zmm8
     vbroadcasti32x4 176(%rdi), %zmm7
     vbroadcasti32x4 192(%rdi), %zmm6
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes512_ecb_dec_k192_w16_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k192_w16_loop:
@@ -1030,11 +1030,11 @@ aes_gen_vaes512_ecb_dec_k192_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes512_ecb_dec_k192_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes512_ecb_dec_k192_w16_loop
+    jmp .Laes_gen_vaes512_ecb_dec_k192_w16_loop
 .Laes_gen_vaes512_ecb_dec_k192_w16_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1100,7 +1100,7 @@ aes_gen_vaes512_ecb_dec_k192_w8:
     vbroadcasti32x4 160(%rdi), %zmm6
     vbroadcasti32x4 176(%rdi), %zmm5
     vbroadcasti32x4 192(%rdi), %zmm4
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes512_ecb_dec_k192_w8_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k192_w8_loop:
@@ -1134,11 +1134,11 @@ aes_gen_vaes512_ecb_dec_k192_w8:
     .byte 0x62,0xf2,0x75,0x48,0xdf,0xcc    # vaesdeclast %zmm4, %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes512_ecb_dec_k192_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes512_ecb_dec_k192_w8_loop
+    jmp .Laes_gen_vaes512_ecb_dec_k192_w8_loop
 .Laes_gen_vaes512_ecb_dec_k192_w8_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1201,7 +1201,7 @@ aes_gen_vaes512_ecb_dec_k192_w4:
     vbroadcasti32x4 160(%rdi), %zmm5
     vbroadcasti32x4 176(%rdi), %zmm4
     vbroadcasti32x4 192(%rdi), %zmm3
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes512_ecb_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k192_w4_loop:
@@ -1220,11 +1220,11 @@ aes_gen_vaes512_ecb_dec_k192_w4:
     .byte 0x62,0xf2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm4, %zmm0, %zmm0
     .byte 0x62,0xf2,0x7d,0x48,0xdf,0xc3    # vaesdeclast %zmm3, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes512_ecb_dec_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes512_ecb_dec_k192_w4_loop
+    jmp .Laes_gen_vaes512_ecb_dec_k192_w4_loop
 .Laes_gen_vaes512_ecb_dec_k192_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1288,7 +1288,7 @@ aes_gen_vaes512_ecb_dec_k192_w3:
     vmovdqu 160(%rdi), %xmm7
     vmovdqu 176(%rdi), %xmm6
     vmovdqu 192(%rdi), %xmm5
-    cmp $3, %r8
+    sub $3, %r8
     jb .Laes_gen_vaes512_ecb_dec_k192_w3_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k192_w3_loop:
@@ -1337,11 +1337,11 @@ aes_gen_vaes512_ecb_dec_k192_w3:
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
+    sub $3, %r8
+    jb .Laes_gen_vaes512_ecb_dec_k192_w3_done
     add $48, %rcx
     add $48, %rdx
-    sub $3, %r8
-    cmp $3, %r8
-    jae .Laes_gen_vaes512_ecb_dec_k192_w3_loop
+    jmp .Laes_gen_vaes512_ecb_dec_k192_w3_loop
 .Laes_gen_vaes512_ecb_dec_k192_w3_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1405,7 +1405,7 @@ aes_gen_vaes512_ecb_dec_k192_w2:
     vmovdqu 160(%rdi), %xmm6
     vmovdqu 176(%rdi), %xmm5
     vmovdqu 192(%rdi), %xmm4
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes512_ecb_dec_k192_w2_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k192_w2_loop:
@@ -1439,11 +1439,11 @@ aes_gen_vaes512_ecb_dec_k192_w2:
     .byte 0xc4,0xe2,0x71,0xdf,0xcc         # vaesdeclast %xmm4, %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes512_ecb_dec_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes512_ecb_dec_k192_w2_loop
+    jmp .Laes_gen_vaes512_ecb_dec_k192_w2_loop
 .Laes_gen_vaes512_ecb_dec_k192_w2_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1479,7 +1479,7 @@ aes_gen_vaes512_ecb_dec_k192_w2:
     .p2align 5
 aes_gen_vaes512_ecb_dec_k192_w1:
     endbr64
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes512_ecb_dec_k192_w1_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k192_w1_loop:
@@ -1498,11 +1498,11 @@ aes_gen_vaes512_ecb_dec_k192_w1:
     .byte 0xc4,0xe2,0x79,0xde,0x87,0xb0,0x00,0x00,0x00 # vaesdec 176(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdf,0x87,0xc0,0x00,0x00,0x00 # vaesdeclast 192(%rdi), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes512_ecb_dec_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes512_ecb_dec_k192_w1_loop
+    jmp .Laes_gen_vaes512_ecb_dec_k192_w1_loop
 .Laes_gen_vaes512_ecb_dec_k192_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1561,7 +1561,7 @@ aes_gen_vaes512_ecb_dec_k256_w32:
     vbroadcasti32x4 192(%rdi), %zmm12
     vbroadcasti32x4 208(%rdi), %zmm11
     vbroadcasti32x4 224(%rdi), %zmm10
-    cmp $32, %r8
+    sub $32, %r8
     jb .Laes_gen_vaes512_ecb_dec_k256_w32_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k256_w32_loop:
@@ -1701,11 +1701,11 @@ aes_gen_vaes512_ecb_dec_k256_w32:
     vmovdqu64 %zmm5, 320(%rdx)
     vmovdqu64 %zmm6, 384(%rdx)
     vmovdqu64 %zmm7, 448(%rdx)
+    sub $32, %r8
+    jb .Laes_gen_vaes512_ecb_dec_k256_w32_done
     add $512, %rcx
     add $512, %rdx
-    sub $32, %r8
-    cmp $32, %r8
-    jae .Laes_gen_vaes512_ecb_dec_k256_w32_loop
+    jmp .Laes_gen_vaes512_ecb_dec_k256_w32_loop
 .Laes_gen_vaes512_ecb_dec_k256_w32_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1783,7 +1783,7 @@ aes_gen_vaes512_ecb_dec_k256_w16:
     vbroadcasti32x4 192(%rdi), %zmm8
     vbroadcasti32x4 208(%rdi), %zmm7
     vbroadcasti32x4 224(%rdi), %zmm6
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes512_ecb_dec_k256_w16_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k256_w16_loop:
@@ -1855,11 +1855,11 @@ aes_gen_vaes512_ecb_dec_k256_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes512_ecb_dec_k256_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes512_ecb_dec_k256_w16_loop
+    jmp .Laes_gen_vaes512_ecb_dec_k256_w16_loop
 .Laes_gen_vaes512_ecb_dec_k256_w16_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1931,7 +1931,7 @@ aes_gen_vaes512_ecb_dec_k256_w8:
     vbroadcasti32x4 192(%rdi), %zmm6
     vbroadcasti32x4 208(%rdi), %zmm5
     vbroadcasti32x4 224(%rdi), %zmm4
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes512_ecb_dec_k256_w8_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k256_w8_loop:
@@ -1969,11 +1969,11 @@ aes_gen_vaes512_ecb_dec_k256_w8:
     .byte 0x62,0xf2,0x75,0x48,0xdf,0xcc    # vaesdeclast %zmm4, %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes512_ecb_dec_k256_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes512_ecb_dec_k256_w8_loop
+    jmp .Laes_gen_vaes512_ecb_dec_k256_w8_loop
 .Laes_gen_vaes512_ecb_dec_k256_w8_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -2042,7 +2042,7 @@ aes_gen_vaes512_ecb_dec_k256_w4:
     vbroadcasti32x4 192(%rdi), %zmm5
     vbroadcasti32x4 208(%rdi), %zmm4
     vbroadcasti32x4 224(%rdi), %zmm3
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes512_ecb_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k256_w4_loop:
@@ -2063,11 +2063,11 @@ aes_gen_vaes512_ecb_dec_k256_w4:
     .byte 0x62,0xf2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm4, %zmm0, %zmm0
     .byte 0x62,0xf2,0x7d,0x48,0xdf,0xc3    # vaesdeclast %zmm3, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes512_ecb_dec_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes512_ecb_dec_k256_w4_loop
+    jmp .Laes_gen_vaes512_ecb_dec_k256_w4_loop
 .Laes_gen_vaes512_ecb_dec_k256_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -2137,7 +2137,7 @@ aes_gen_vaes512_ecb_dec_k256_w3:
     vmovdqu 192(%rdi), %xmm7
     vmovdqu 208(%rdi), %xmm6
     vmovdqu 224(%rdi), %xmm5
-    cmp $3, %r8
+    sub $3, %r8
     jb .Laes_gen_vaes512_ecb_dec_k256_w3_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k256_w3_loop:
@@ -2192,11 +2192,11 @@ aes_gen_vaes512_ecb_dec_k256_w3:
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
+    sub $3, %r8
+    jb .Laes_gen_vaes512_ecb_dec_k256_w3_done
     add $48, %rcx
     add $48, %rdx
-    sub $3, %r8
-    cmp $3, %r8
-    jae .Laes_gen_vaes512_ecb_dec_k256_w3_loop
+    jmp .Laes_gen_vaes512_ecb_dec_k256_w3_loop
 .Laes_gen_vaes512_ecb_dec_k256_w3_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -2266,7 +2266,7 @@ aes_gen_vaes512_ecb_dec_k256_w2:
     vmovdqu 192(%rdi), %xmm6
     vmovdqu 208(%rdi), %xmm5
     vmovdqu 224(%rdi), %xmm4
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vaes512_ecb_dec_k256_w2_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k256_w2_loop:
@@ -2304,11 +2304,11 @@ aes_gen_vaes512_ecb_dec_k256_w2:
     .byte 0xc4,0xe2,0x71,0xdf,0xcc         # vaesdeclast %xmm4, %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vaes512_ecb_dec_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vaes512_ecb_dec_k256_w2_loop
+    jmp .Laes_gen_vaes512_ecb_dec_k256_w2_loop
 .Laes_gen_vaes512_ecb_dec_k256_w2_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -2346,7 +2346,7 @@ aes_gen_vaes512_ecb_dec_k256_w2:
     .p2align 5
 aes_gen_vaes512_ecb_dec_k256_w1:
     endbr64
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes512_ecb_dec_k256_w1_done
     .p2align 4
 .Laes_gen_vaes512_ecb_dec_k256_w1_loop:
@@ -2367,11 +2367,11 @@ aes_gen_vaes512_ecb_dec_k256_w1:
     .byte 0xc4,0xe2,0x79,0xde,0x87,0xd0,0x00,0x00,0x00 # vaesdec 208(%rdi), %xmm0, %xmm0
     .byte 0xc4,0xe2,0x79,0xdf,0x87,0xe0,0x00,0x00,0x00 # vaesdeclast 224(%rdi), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes512_ecb_dec_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes512_ecb_dec_k256_w1_loop
+    jmp .Laes_gen_vaes512_ecb_dec_k256_w1_loop
 .Laes_gen_vaes512_ecb_dec_k256_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0

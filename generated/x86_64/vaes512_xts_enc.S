@@ -179,7 +179,7 @@ aes_gen_vaes512_xts_enc_k128_w32:
     vpternlogq $150, %zmm7, %zmm8, %zmm16
     mov $4369, %r9d
     kmovq %r9, %k1
-    cmp $32, %r8
+    sub $32, %r8
     jb .Laes_gen_vaes512_xts_enc_k128_w32_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k128_w32_loop:
@@ -335,11 +335,11 @@ aes_gen_vaes512_xts_enc_k128_w32:
     vmovdqu64 %zmm6, 384(%rdx)
     .byte 0x62,0xf2,0x45,0x48,0xdd,0x7a,0x07 # vaesenclast 448(%rdx), %zmm7, %zmm7
     vmovdqu64 %zmm7, 448(%rdx)
+    sub $32, %r8
+    jb .Laes_gen_vaes512_xts_enc_k128_w32_done
     add $512, %rcx
     add $512, %rdx
-    sub $32, %r8
-    cmp $32, %r8
-    jae .Laes_gen_vaes512_xts_enc_k128_w32_loop
+    jmp .Laes_gen_vaes512_xts_enc_k128_w32_loop
 .Laes_gen_vaes512_xts_enc_k128_w32_done:
     vmovdqu %xmm9, (%rsi)
     xor %eax, %eax
@@ -445,7 +445,7 @@ aes_gen_vaes512_xts_enc_k128_w16:
     vpshufd $78, %zmm4, %zmm4
     vpsllvq .Lvaes512_xts_shifts4+448(%rip), %zmm0, %zmm9
     vpternlogq $150, %zmm5, %zmm4, %zmm9
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes512_xts_enc_k128_w16_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k128_w16_loop:
@@ -525,11 +525,11 @@ aes_gen_vaes512_xts_enc_k128_w16:
     vmovdqu64 %zmm2, 128(%rdx)
     .byte 0x62,0xd2,0x65,0x48,0xdd,0xdd    # vaesenclast %zmm13, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes512_xts_enc_k128_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes512_xts_enc_k128_w16_loop
+    jmp .Laes_gen_vaes512_xts_enc_k128_w16_loop
 .Laes_gen_vaes512_xts_enc_k128_w16_done:
     vmovdqu %xmm6, (%rsi)
     xor %eax, %eax
@@ -616,7 +616,7 @@ aes_gen_vaes512_xts_enc_k128_w8:
     vpshufd $78, %zmm2, %zmm2
     vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm0, %zmm5
     vpternlogq $150, %zmm3, %zmm2, %zmm5
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes512_xts_enc_k128_w8_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k128_w8_loop:
@@ -658,11 +658,11 @@ aes_gen_vaes512_xts_enc_k128_w8:
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xf2,0x75,0x48,0xdd,0xcf    # vaesenclast %zmm7, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes512_xts_enc_k128_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes512_xts_enc_k128_w8_loop
+    jmp .Laes_gen_vaes512_xts_enc_k128_w8_loop
 .Laes_gen_vaes512_xts_enc_k128_w8_done:
     vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -735,7 +735,7 @@ aes_gen_vaes512_xts_enc_k128_w4:
     vpshufd $78, %zmm1, %zmm1
     vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm0, %zmm3
     vpternlogq $150, %zmm2, %zmm1, %zmm3
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes512_xts_enc_k128_w4_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k128_w4_loop:
@@ -758,11 +758,11 @@ aes_gen_vaes512_xts_enc_k128_w4:
     .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm7, %zmm0, %zmm0
     .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm4, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes512_xts_enc_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes512_xts_enc_k128_w4_loop
+    jmp .Laes_gen_vaes512_xts_enc_k128_w4_loop
 .Laes_gen_vaes512_xts_enc_k128_w4_done:
     vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
@@ -804,7 +804,7 @@ aes_gen_vaes512_xts_enc_k128_w4:
 aes_gen_vaes512_xts_enc_k128_w1:
     endbr64
     vmovdqu (%rsi), %xmm2
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes512_xts_enc_k128_w1_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k128_w1_loop:
@@ -828,11 +828,11 @@ aes_gen_vaes512_xts_enc_k128_w1:
     vpxor %xmm1, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdd,0xc3         # vaesenclast %xmm3, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes512_xts_enc_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes512_xts_enc_k128_w1_loop
+    jmp .Laes_gen_vaes512_xts_enc_k128_w1_loop
 .Laes_gen_vaes512_xts_enc_k128_w1_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -943,7 +943,7 @@ aes_gen_vaes512_xts_enc_k192_w32:
     vpternlogq $150, %zmm7, %zmm8, %zmm16
     mov $4369, %r9d
     kmovq %r9, %k1
-    cmp $32, %r8
+    sub $32, %r8
     jb .Laes_gen_vaes512_xts_enc_k192_w32_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k192_w32_loop:
@@ -1115,11 +1115,11 @@ aes_gen_vaes512_xts_enc_k192_w32:
     vmovdqu64 %zmm6, 384(%rdx)
     .byte 0x62,0xf2,0x45,0x48,0xdd,0x7a,0x07 # vaesenclast 448(%rdx), %zmm7, %zmm7
     vmovdqu64 %zmm7, 448(%rdx)
+    sub $32, %r8
+    jb .Laes_gen_vaes512_xts_enc_k192_w32_done
     add $512, %rcx
     add $512, %rdx
-    sub $32, %r8
-    cmp $32, %r8
-    jae .Laes_gen_vaes512_xts_enc_k192_w32_loop
+    jmp .Laes_gen_vaes512_xts_enc_k192_w32_loop
 .Laes_gen_vaes512_xts_enc_k192_w32_done:
     vmovdqu %xmm9, (%rsi)
     xor %eax, %eax
@@ -1231,7 +1231,7 @@ aes_gen_vaes512_xts_enc_k192_w16:
     vpshufd $78, %zmm4, %zmm4
     vpsllvq .Lvaes512_xts_shifts4+448(%rip), %zmm0, %zmm9
     vpternlogq $150, %zmm5, %zmm4, %zmm9
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes512_xts_enc_k192_w16_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k192_w16_loop:
@@ -1319,11 +1319,11 @@ aes_gen_vaes512_xts_enc_k192_w16:
     vmovdqu64 %zmm2, 128(%rdx)
     .byte 0x62,0xd2,0x65,0x48,0xdd,0xdd    # vaesenclast %zmm13, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes512_xts_enc_k192_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes512_xts_enc_k192_w16_loop
+    jmp .Laes_gen_vaes512_xts_enc_k192_w16_loop
 .Laes_gen_vaes512_xts_enc_k192_w16_done:
     vmovdqu %xmm6, (%rsi)
     xor %eax, %eax
@@ -1416,7 +1416,7 @@ aes_gen_vaes512_xts_enc_k192_w8:
     vpshufd $78, %zmm2, %zmm2
     vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm0, %zmm5
     vpternlogq $150, %zmm3, %zmm2, %zmm5
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes512_xts_enc_k192_w8_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k192_w8_loop:
@@ -1462,11 +1462,11 @@ aes_gen_vaes512_xts_enc_k192_w8:
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xf2,0x75,0x48,0xdd,0xcf    # vaesenclast %zmm7, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes512_xts_enc_k192_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes512_xts_enc_k192_w8_loop
+    jmp .Laes_gen_vaes512_xts_enc_k192_w8_loop
 .Laes_gen_vaes512_xts_enc_k192_w8_done:
     vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -1545,7 +1545,7 @@ aes_gen_vaes512_xts_enc_k192_w4:
     vpshufd $78, %zmm1, %zmm1
     vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm0, %zmm3
     vpternlogq $150, %zmm2, %zmm1, %zmm3
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes512_xts_enc_k192_w4_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k192_w4_loop:
@@ -1570,11 +1570,11 @@ aes_gen_vaes512_xts_enc_k192_w4:
     .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm7, %zmm0, %zmm0
     .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm4, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes512_xts_enc_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes512_xts_enc_k192_w4_loop
+    jmp .Laes_gen_vaes512_xts_enc_k192_w4_loop
 .Laes_gen_vaes512_xts_enc_k192_w4_done:
     vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
@@ -1618,7 +1618,7 @@ aes_gen_vaes512_xts_enc_k192_w4:
 aes_gen_vaes512_xts_enc_k192_w1:
     endbr64
     vmovdqu (%rsi), %xmm2
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes512_xts_enc_k192_w1_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k192_w1_loop:
@@ -1644,11 +1644,11 @@ aes_gen_vaes512_xts_enc_k192_w1:
     vpxor %xmm1, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdd,0xc3         # vaesenclast %xmm3, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes512_xts_enc_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes512_xts_enc_k192_w1_loop
+    jmp .Laes_gen_vaes512_xts_enc_k192_w1_loop
 .Laes_gen_vaes512_xts_enc_k192_w1_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -1763,7 +1763,7 @@ aes_gen_vaes512_xts_enc_k256_w32:
     vpternlogq $150, %zmm7, %zmm8, %zmm16
     mov $4369, %r9d
     kmovq %r9, %k1
-    cmp $32, %r8
+    sub $32, %r8
     jb .Laes_gen_vaes512_xts_enc_k256_w32_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k256_w32_loop:
@@ -1951,11 +1951,11 @@ aes_gen_vaes512_xts_enc_k256_w32:
     vmovdqu64 %zmm6, 384(%rdx)
     .byte 0x62,0xf2,0x45,0x48,0xdd,0x7a,0x07 # vaesenclast 448(%rdx), %zmm7, %zmm7
     vmovdqu64 %zmm7, 448(%rdx)
+    sub $32, %r8
+    jb .Laes_gen_vaes512_xts_enc_k256_w32_done
     add $512, %rcx
     add $512, %rdx
-    sub $32, %r8
-    cmp $32, %r8
-    jae .Laes_gen_vaes512_xts_enc_k256_w32_loop
+    jmp .Laes_gen_vaes512_xts_enc_k256_w32_loop
 .Laes_gen_vaes512_xts_enc_k256_w32_done:
     vmovdqu %xmm9, (%rsi)
     xor %eax, %eax
@@ -2073,7 +2073,7 @@ aes_gen_vaes512_xts_enc_k256_w16:
     vpshufd $78, %zmm4, %zmm4
     vpsllvq .Lvaes512_xts_shifts4+448(%rip), %zmm0, %zmm9
     vpternlogq $150, %zmm5, %zmm4, %zmm9
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vaes512_xts_enc_k256_w16_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k256_w16_loop:
@@ -2169,11 +2169,11 @@ aes_gen_vaes512_xts_enc_k256_w16:
     vmovdqu64 %zmm2, 128(%rdx)
     .byte 0x62,0xd2,0x65,0x48,0xdd,0xdd    # vaesenclast %zmm13, %zmm3, %zmm3
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vaes512_xts_enc_k256_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vaes512_xts_enc_k256_w16_loop
+    jmp .Laes_gen_vaes512_xts_enc_k256_w16_loop
 .Laes_gen_vaes512_xts_enc_k256_w16_done:
     vmovdqu %xmm6, (%rsi)
     xor %eax, %eax
@@ -2272,7 +2272,7 @@ aes_gen_vaes512_xts_enc_k256_w8:
     vpshufd $78, %zmm2, %zmm2
     vpsllvq .Lvaes512_xts_shifts4+192(%rip), %zmm0, %zmm5
     vpternlogq $150, %zmm3, %zmm2, %zmm5
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vaes512_xts_enc_k256_w8_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k256_w8_loop:
@@ -2322,11 +2322,11 @@ aes_gen_vaes512_xts_enc_k256_w8:
     vmovdqu64 %zmm0, 0(%rdx)
     .byte 0x62,0xf2,0x75,0x48,0xdd,0xcf    # vaesenclast %zmm7, %zmm1, %zmm1
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vaes512_xts_enc_k256_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vaes512_xts_enc_k256_w8_loop
+    jmp .Laes_gen_vaes512_xts_enc_k256_w8_loop
 .Laes_gen_vaes512_xts_enc_k256_w8_done:
     vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -2411,7 +2411,7 @@ aes_gen_vaes512_xts_enc_k256_w4:
     vpshufd $78, %zmm1, %zmm1
     vpsllvq .Lvaes512_xts_shifts4+64(%rip), %zmm0, %zmm3
     vpternlogq $150, %zmm2, %zmm1, %zmm3
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vaes512_xts_enc_k256_w4_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k256_w4_loop:
@@ -2438,11 +2438,11 @@ aes_gen_vaes512_xts_enc_k256_w4:
     .byte 0x62,0xf2,0x7d,0x48,0xdc,0xc7    # vaesenc %zmm7, %zmm0, %zmm0
     .byte 0x62,0xf2,0x7d,0x48,0xdd,0xc4    # vaesenclast %zmm4, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vaes512_xts_enc_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vaes512_xts_enc_k256_w4_loop
+    jmp .Laes_gen_vaes512_xts_enc_k256_w4_loop
 .Laes_gen_vaes512_xts_enc_k256_w4_done:
     vmovdqu %xmm3, (%rsi)
     xor %eax, %eax
@@ -2488,7 +2488,7 @@ aes_gen_vaes512_xts_enc_k256_w4:
 aes_gen_vaes512_xts_enc_k256_w1:
     endbr64
     vmovdqu (%rsi), %xmm2
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vaes512_xts_enc_k256_w1_done
     .p2align 4
 .Laes_gen_vaes512_xts_enc_k256_w1_loop:
@@ -2516,11 +2516,11 @@ aes_gen_vaes512_xts_enc_k256_w1:
     vpxor %xmm1, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xdd,0xc3         # vaesenclast %xmm3, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vaes512_xts_enc_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vaes512_xts_enc_k256_w1_loop
+    jmp .Laes_gen_vaes512_xts_enc_k256_w1_loop
 .Laes_gen_vaes512_xts_enc_k256_w1_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax

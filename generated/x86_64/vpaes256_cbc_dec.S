@@ -118,7 +118,7 @@ aes_gen_vpaes256_cbc_dec_k128_w4:
     vmovdqu .Lvpaes256_inv(%rip), %ymm5
     vmovdqu .Lvpaes256_ainv(%rip), %ymm6
     vbroadcasti128 (%rsi), %ymm2
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes256_cbc_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vpaes256_cbc_dec_k128_w4_loop:
@@ -843,11 +843,11 @@ aes_gen_vpaes256_cbc_dec_k128_w4:
     vmovdqu 32(%rcx), %ymm2
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes256_cbc_dec_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes256_cbc_dec_k128_w4_loop
+    jmp .Laes_gen_vpaes256_cbc_dec_k128_w4_loop
 .Laes_gen_vpaes256_cbc_dec_k128_w4_done:
     vextracti128 $1, %ymm2, (%rsi)
     xor %eax, %eax
@@ -896,7 +896,7 @@ aes_gen_vpaes256_cbc_dec_k128_w2:
     vmovdqu .Lvpaes256_inv(%rip), %ymm4
     vmovdqu .Lvpaes256_ainv(%rip), %ymm5
     vbroadcasti128 (%rsi), %ymm1
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes256_cbc_dec_k128_w2_done
     .p2align 4
 .Laes_gen_vpaes256_cbc_dec_k128_w2_loop:
@@ -1305,11 +1305,11 @@ aes_gen_vpaes256_cbc_dec_k128_w2:
     vpxor %ymm2, %ymm0, %ymm0
     vmovdqu 0(%rcx), %ymm1
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes256_cbc_dec_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes256_cbc_dec_k128_w2_loop
+    jmp .Laes_gen_vpaes256_cbc_dec_k128_w2_loop
 .Laes_gen_vpaes256_cbc_dec_k128_w2_done:
     vextracti128 $1, %ymm1, (%rsi)
     xor %eax, %eax
@@ -1353,7 +1353,7 @@ aes_gen_vpaes256_cbc_dec_k128_w1:
     vmovdqu .Lvpaes256_inv(%rip), %xmm4
     vmovdqu .Lvpaes256_ainv(%rip), %xmm5
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes256_cbc_dec_k128_w1_done
     .p2align 4
 .Laes_gen_vpaes256_cbc_dec_k128_w1_loop:
@@ -1761,11 +1761,11 @@ aes_gen_vpaes256_cbc_dec_k128_w1:
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes256_cbc_dec_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes256_cbc_dec_k128_w1_loop
+    jmp .Laes_gen_vpaes256_cbc_dec_k128_w1_loop
 .Laes_gen_vpaes256_cbc_dec_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -1809,7 +1809,7 @@ aes_gen_vpaes256_cbc_dec_k192_w4:
     vmovdqu .Lvpaes256_inv(%rip), %ymm5
     vmovdqu .Lvpaes256_ainv(%rip), %ymm6
     vbroadcasti128 (%rsi), %ymm2
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes256_cbc_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vpaes256_cbc_dec_k192_w4_loop:
@@ -2680,11 +2680,11 @@ aes_gen_vpaes256_cbc_dec_k192_w4:
     vmovdqu 32(%rcx), %ymm2
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes256_cbc_dec_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes256_cbc_dec_k192_w4_loop
+    jmp .Laes_gen_vpaes256_cbc_dec_k192_w4_loop
 .Laes_gen_vpaes256_cbc_dec_k192_w4_done:
     vextracti128 $1, %ymm2, (%rsi)
     xor %eax, %eax
@@ -2733,7 +2733,7 @@ aes_gen_vpaes256_cbc_dec_k192_w2:
     vmovdqu .Lvpaes256_inv(%rip), %ymm4
     vmovdqu .Lvpaes256_ainv(%rip), %ymm5
     vbroadcasti128 (%rsi), %ymm1
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes256_cbc_dec_k192_w2_done
     .p2align 4
 .Laes_gen_vpaes256_cbc_dec_k192_w2_loop:
@@ -3224,11 +3224,11 @@ aes_gen_vpaes256_cbc_dec_k192_w2:
     vpxor %ymm2, %ymm0, %ymm0
     vmovdqu 0(%rcx), %ymm1
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes256_cbc_dec_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes256_cbc_dec_k192_w2_loop
+    jmp .Laes_gen_vpaes256_cbc_dec_k192_w2_loop
 .Laes_gen_vpaes256_cbc_dec_k192_w2_done:
     vextracti128 $1, %ymm1, (%rsi)
     xor %eax, %eax
@@ -3272,7 +3272,7 @@ aes_gen_vpaes256_cbc_dec_k192_w1:
     vmovdqu .Lvpaes256_inv(%rip), %xmm4
     vmovdqu .Lvpaes256_ainv(%rip), %xmm5
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes256_cbc_dec_k192_w1_done
     .p2align 4
 .Laes_gen_vpaes256_cbc_dec_k192_w1_loop:
@@ -3762,11 +3762,11 @@ aes_gen_vpaes256_cbc_dec_k192_w1:
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes256_cbc_dec_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes256_cbc_dec_k192_w1_loop
+    jmp .Laes_gen_vpaes256_cbc_dec_k192_w1_loop
 .Laes_gen_vpaes256_cbc_dec_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -3810,7 +3810,7 @@ aes_gen_vpaes256_cbc_dec_k256_w4:
     vmovdqu .Lvpaes256_inv(%rip), %ymm5
     vmovdqu .Lvpaes256_ainv(%rip), %ymm6
     vbroadcasti128 (%rsi), %ymm2
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes256_cbc_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vpaes256_cbc_dec_k256_w4_loop:
@@ -4827,11 +4827,11 @@ aes_gen_vpaes256_cbc_dec_k256_w4:
     vmovdqu 32(%rcx), %ymm2
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes256_cbc_dec_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes256_cbc_dec_k256_w4_loop
+    jmp .Laes_gen_vpaes256_cbc_dec_k256_w4_loop
 .Laes_gen_vpaes256_cbc_dec_k256_w4_done:
     vextracti128 $1, %ymm2, (%rsi)
     xor %eax, %eax
@@ -4880,7 +4880,7 @@ aes_gen_vpaes256_cbc_dec_k256_w2:
     vmovdqu .Lvpaes256_inv(%rip), %ymm4
     vmovdqu .Lvpaes256_ainv(%rip), %ymm5
     vbroadcasti128 (%rsi), %ymm1
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes256_cbc_dec_k256_w2_done
     .p2align 4
 .Laes_gen_vpaes256_cbc_dec_k256_w2_loop:
@@ -5453,11 +5453,11 @@ aes_gen_vpaes256_cbc_dec_k256_w2:
     vpxor %ymm2, %ymm0, %ymm0
     vmovdqu 0(%rcx), %ymm1
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes256_cbc_dec_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes256_cbc_dec_k256_w2_loop
+    jmp .Laes_gen_vpaes256_cbc_dec_k256_w2_loop
 .Laes_gen_vpaes256_cbc_dec_k256_w2_done:
     vextracti128 $1, %ymm1, (%rsi)
     xor %eax, %eax
@@ -5501,7 +5501,7 @@ aes_gen_vpaes256_cbc_dec_k256_w1:
     vmovdqu .Lvpaes256_inv(%rip), %xmm4
     vmovdqu .Lvpaes256_ainv(%rip), %xmm5
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes256_cbc_dec_k256_w1_done
     .p2align 4
 .Laes_gen_vpaes256_cbc_dec_k256_w1_loop:
@@ -6073,11 +6073,11 @@ aes_gen_vpaes256_cbc_dec_k256_w1:
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes256_cbc_dec_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes256_cbc_dec_k256_w1_loop
+    jmp .Laes_gen_vpaes256_cbc_dec_k256_w1_loop
 .Laes_gen_vpaes256_cbc_dec_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax

@@ -118,7 +118,7 @@ aes_gen_vpaes256_cfb_dec_k128_w4:
     vmovdqu .Lvpaes256_inv(%rip), %ymm5
     vmovdqu .Lvpaes256_ainv(%rip), %ymm6
     vbroadcasti128 (%rsi), %ymm2
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes256_cfb_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vpaes256_cfb_dec_k128_w4_loop:
@@ -698,11 +698,11 @@ aes_gen_vpaes256_cfb_dec_k128_w4:
     vpxor %ymm2, %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes256_cfb_dec_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes256_cfb_dec_k128_w4_loop
+    jmp .Laes_gen_vpaes256_cfb_dec_k128_w4_loop
 .Laes_gen_vpaes256_cfb_dec_k128_w4_done:
     vextracti128 $1, %ymm2, (%rsi)
     xor %eax, %eax
@@ -751,7 +751,7 @@ aes_gen_vpaes256_cfb_dec_k128_w2:
     vmovdqu .Lvpaes256_inv(%rip), %ymm4
     vmovdqu .Lvpaes256_ainv(%rip), %ymm5
     vbroadcasti128 (%rsi), %ymm1
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes256_cfb_dec_k128_w2_done
     .p2align 4
 .Laes_gen_vpaes256_cfb_dec_k128_w2_loop:
@@ -1069,11 +1069,11 @@ aes_gen_vpaes256_cfb_dec_k128_w2:
     vpshufb .Lvpaes256_oute2(%rip), %ymm0, %ymm0
     vpxor %ymm1, %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes256_cfb_dec_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes256_cfb_dec_k128_w2_loop
+    jmp .Laes_gen_vpaes256_cfb_dec_k128_w2_loop
 .Laes_gen_vpaes256_cfb_dec_k128_w2_done:
     vextracti128 $1, %ymm1, (%rsi)
     xor %eax, %eax
@@ -1117,7 +1117,7 @@ aes_gen_vpaes256_cfb_dec_k128_w1:
     vmovdqu .Lvpaes256_inv(%rip), %xmm4
     vmovdqu .Lvpaes256_ainv(%rip), %xmm5
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes256_cfb_dec_k128_w1_done
     .p2align 4
 .Laes_gen_vpaes256_cfb_dec_k128_w1_loop:
@@ -1435,11 +1435,11 @@ aes_gen_vpaes256_cfb_dec_k128_w1:
     vpshufb .Lvpaes256_oute2(%rip), %xmm0, %xmm0
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes256_cfb_dec_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes256_cfb_dec_k128_w1_loop
+    jmp .Laes_gen_vpaes256_cfb_dec_k128_w1_loop
 .Laes_gen_vpaes256_cfb_dec_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -1483,7 +1483,7 @@ aes_gen_vpaes256_cfb_dec_k192_w4:
     vmovdqu .Lvpaes256_inv(%rip), %ymm5
     vmovdqu .Lvpaes256_ainv(%rip), %ymm6
     vbroadcasti128 (%rsi), %ymm2
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes256_cfb_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vpaes256_cfb_dec_k192_w4_loop:
@@ -2177,11 +2177,11 @@ aes_gen_vpaes256_cfb_dec_k192_w4:
     vpxor %ymm2, %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes256_cfb_dec_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes256_cfb_dec_k192_w4_loop
+    jmp .Laes_gen_vpaes256_cfb_dec_k192_w4_loop
 .Laes_gen_vpaes256_cfb_dec_k192_w4_done:
     vextracti128 $1, %ymm2, (%rsi)
     xor %eax, %eax
@@ -2230,7 +2230,7 @@ aes_gen_vpaes256_cfb_dec_k192_w2:
     vmovdqu .Lvpaes256_inv(%rip), %ymm4
     vmovdqu .Lvpaes256_ainv(%rip), %ymm5
     vbroadcasti128 (%rsi), %ymm1
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes256_cfb_dec_k192_w2_done
     .p2align 4
 .Laes_gen_vpaes256_cfb_dec_k192_w2_loop:
@@ -2610,11 +2610,11 @@ aes_gen_vpaes256_cfb_dec_k192_w2:
     vpshufb .Lvpaes256_oute0(%rip), %ymm0, %ymm0
     vpxor %ymm1, %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes256_cfb_dec_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes256_cfb_dec_k192_w2_loop
+    jmp .Laes_gen_vpaes256_cfb_dec_k192_w2_loop
 .Laes_gen_vpaes256_cfb_dec_k192_w2_done:
     vextracti128 $1, %ymm1, (%rsi)
     xor %eax, %eax
@@ -2658,7 +2658,7 @@ aes_gen_vpaes256_cfb_dec_k192_w1:
     vmovdqu .Lvpaes256_inv(%rip), %xmm4
     vmovdqu .Lvpaes256_ainv(%rip), %xmm5
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes256_cfb_dec_k192_w1_done
     .p2align 4
 .Laes_gen_vpaes256_cfb_dec_k192_w1_loop:
@@ -3038,11 +3038,11 @@ aes_gen_vpaes256_cfb_dec_k192_w1:
     vpshufb .Lvpaes256_oute0(%rip), %xmm0, %xmm0
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes256_cfb_dec_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes256_cfb_dec_k192_w1_loop
+    jmp .Laes_gen_vpaes256_cfb_dec_k192_w1_loop
 .Laes_gen_vpaes256_cfb_dec_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -3086,7 +3086,7 @@ aes_gen_vpaes256_cfb_dec_k256_w4:
     vmovdqu .Lvpaes256_inv(%rip), %ymm5
     vmovdqu .Lvpaes256_ainv(%rip), %ymm6
     vbroadcasti128 (%rsi), %ymm2
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes256_cfb_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vpaes256_cfb_dec_k256_w4_loop:
@@ -3894,11 +3894,11 @@ aes_gen_vpaes256_cfb_dec_k256_w4:
     vpxor %ymm2, %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes256_cfb_dec_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes256_cfb_dec_k256_w4_loop
+    jmp .Laes_gen_vpaes256_cfb_dec_k256_w4_loop
 .Laes_gen_vpaes256_cfb_dec_k256_w4_done:
     vextracti128 $1, %ymm2, (%rsi)
     xor %eax, %eax
@@ -3947,7 +3947,7 @@ aes_gen_vpaes256_cfb_dec_k256_w2:
     vmovdqu .Lvpaes256_inv(%rip), %ymm4
     vmovdqu .Lvpaes256_ainv(%rip), %ymm5
     vbroadcasti128 (%rsi), %ymm1
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes256_cfb_dec_k256_w2_done
     .p2align 4
 .Laes_gen_vpaes256_cfb_dec_k256_w2_loop:
@@ -4389,11 +4389,11 @@ aes_gen_vpaes256_cfb_dec_k256_w2:
     vpshufb .Lvpaes256_oute2(%rip), %ymm0, %ymm0
     vpxor %ymm1, %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes256_cfb_dec_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes256_cfb_dec_k256_w2_loop
+    jmp .Laes_gen_vpaes256_cfb_dec_k256_w2_loop
 .Laes_gen_vpaes256_cfb_dec_k256_w2_done:
     vextracti128 $1, %ymm1, (%rsi)
     xor %eax, %eax
@@ -4437,7 +4437,7 @@ aes_gen_vpaes256_cfb_dec_k256_w1:
     vmovdqu .Lvpaes256_inv(%rip), %xmm4
     vmovdqu .Lvpaes256_ainv(%rip), %xmm5
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes256_cfb_dec_k256_w1_done
     .p2align 4
 .Laes_gen_vpaes256_cfb_dec_k256_w1_loop:
@@ -4879,11 +4879,11 @@ aes_gen_vpaes256_cfb_dec_k256_w1:
     vpshufb .Lvpaes256_oute2(%rip), %xmm0, %xmm0
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes256_cfb_dec_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes256_cfb_dec_k256_w1_loop
+    jmp .Laes_gen_vpaes256_cfb_dec_k256_w1_loop
 .Laes_gen_vpaes256_cfb_dec_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax

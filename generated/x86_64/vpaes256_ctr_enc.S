@@ -150,7 +150,7 @@ aes_gen_vpaes256_ctr_enc_k128_w4:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes256_ctr_enc_k128_w4_done
     .p2align 4
 .Laes_gen_vpaes256_ctr_enc_k128_w4_loop:
@@ -773,11 +773,11 @@ aes_gen_vpaes256_ctr_enc_k128_w4:
     vpxor 32(%rcx), %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes256_ctr_enc_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes256_ctr_enc_k128_w4_loop
+    jmp .Laes_gen_vpaes256_ctr_enc_k128_w4_loop
 .Laes_gen_vpaes256_ctr_enc_k128_w4_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -831,7 +831,7 @@ aes_gen_vpaes256_ctr_enc_k128_w2:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes256_ctr_enc_k128_w2_done
     .p2align 4
 .Laes_gen_vpaes256_ctr_enc_k128_w2_loop:
@@ -1181,11 +1181,11 @@ aes_gen_vpaes256_ctr_enc_k128_w2:
     vpshufb .Lvpaes256_oute2(%rip), %ymm0, %ymm0
     vpxor 0(%rcx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes256_ctr_enc_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes256_ctr_enc_k128_w2_loop
+    jmp .Laes_gen_vpaes256_ctr_enc_k128_w2_loop
 .Laes_gen_vpaes256_ctr_enc_k128_w2_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -1234,7 +1234,7 @@ aes_gen_vpaes256_ctr_enc_k128_w1:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes256_ctr_enc_k128_w1_done
     .p2align 4
 .Laes_gen_vpaes256_ctr_enc_k128_w1_loop:
@@ -1567,11 +1567,11 @@ aes_gen_vpaes256_ctr_enc_k128_w1:
     vpshufb .Lvpaes256_oute2(%rip), %xmm0, %xmm0
     vpxor 0(%rcx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes256_ctr_enc_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes256_ctr_enc_k128_w1_loop
+    jmp .Laes_gen_vpaes256_ctr_enc_k128_w1_loop
 .Laes_gen_vpaes256_ctr_enc_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -1620,7 +1620,7 @@ aes_gen_vpaes256_ctr_enc_k192_w4:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes256_ctr_enc_k192_w4_done
     .p2align 4
 .Laes_gen_vpaes256_ctr_enc_k192_w4_loop:
@@ -2357,11 +2357,11 @@ aes_gen_vpaes256_ctr_enc_k192_w4:
     vpxor 32(%rcx), %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes256_ctr_enc_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes256_ctr_enc_k192_w4_loop
+    jmp .Laes_gen_vpaes256_ctr_enc_k192_w4_loop
 .Laes_gen_vpaes256_ctr_enc_k192_w4_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -2415,7 +2415,7 @@ aes_gen_vpaes256_ctr_enc_k192_w2:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes256_ctr_enc_k192_w2_done
     .p2align 4
 .Laes_gen_vpaes256_ctr_enc_k192_w2_loop:
@@ -2827,11 +2827,11 @@ aes_gen_vpaes256_ctr_enc_k192_w2:
     vpshufb .Lvpaes256_oute0(%rip), %ymm0, %ymm0
     vpxor 0(%rcx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes256_ctr_enc_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes256_ctr_enc_k192_w2_loop
+    jmp .Laes_gen_vpaes256_ctr_enc_k192_w2_loop
 .Laes_gen_vpaes256_ctr_enc_k192_w2_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -2880,7 +2880,7 @@ aes_gen_vpaes256_ctr_enc_k192_w1:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes256_ctr_enc_k192_w1_done
     .p2align 4
 .Laes_gen_vpaes256_ctr_enc_k192_w1_loop:
@@ -3275,11 +3275,11 @@ aes_gen_vpaes256_ctr_enc_k192_w1:
     vpshufb .Lvpaes256_oute0(%rip), %xmm0, %xmm0
     vpxor 0(%rcx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes256_ctr_enc_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes256_ctr_enc_k192_w1_loop
+    jmp .Laes_gen_vpaes256_ctr_enc_k192_w1_loop
 .Laes_gen_vpaes256_ctr_enc_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -3328,7 +3328,7 @@ aes_gen_vpaes256_ctr_enc_k256_w4:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes256_ctr_enc_k256_w4_done
     .p2align 4
 .Laes_gen_vpaes256_ctr_enc_k256_w4_loop:
@@ -4179,11 +4179,11 @@ aes_gen_vpaes256_ctr_enc_k256_w4:
     vpxor 32(%rcx), %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes256_ctr_enc_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes256_ctr_enc_k256_w4_loop
+    jmp .Laes_gen_vpaes256_ctr_enc_k256_w4_loop
 .Laes_gen_vpaes256_ctr_enc_k256_w4_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -4237,7 +4237,7 @@ aes_gen_vpaes256_ctr_enc_k256_w2:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes256_ctr_enc_k256_w2_done
     .p2align 4
 .Laes_gen_vpaes256_ctr_enc_k256_w2_loop:
@@ -4711,11 +4711,11 @@ aes_gen_vpaes256_ctr_enc_k256_w2:
     vpshufb .Lvpaes256_oute2(%rip), %ymm0, %ymm0
     vpxor 0(%rcx), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes256_ctr_enc_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes256_ctr_enc_k256_w2_loop
+    jmp .Laes_gen_vpaes256_ctr_enc_k256_w2_loop
 .Laes_gen_vpaes256_ctr_enc_k256_w2_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -4764,7 +4764,7 @@ aes_gen_vpaes256_ctr_enc_k256_w1:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes256_ctr_enc_k256_w1_done
     .p2align 4
 .Laes_gen_vpaes256_ctr_enc_k256_w1_loop:
@@ -5221,11 +5221,11 @@ aes_gen_vpaes256_ctr_enc_k256_w1:
     vpshufb .Lvpaes256_oute2(%rip), %xmm0, %xmm0
     vpxor 0(%rcx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes256_ctr_enc_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes256_ctr_enc_k256_w1_loop
+    jmp .Laes_gen_vpaes256_ctr_enc_k256_w1_loop
 .Laes_gen_vpaes256_ctr_enc_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax

@@ -116,7 +116,7 @@ aes_gen_vpaes256_ecb_dec_k128_w4:
     vmovdqu .Lvpaes256_mask(%rip), %ymm3
     vmovdqu .Lvpaes256_inv(%rip), %ymm4
     vmovdqu .Lvpaes256_ainv(%rip), %ymm5
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes256_ecb_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vpaes256_ecb_dec_k128_w4_loop:
@@ -837,11 +837,11 @@ aes_gen_vpaes256_ecb_dec_k128_w4:
     vpshufb .Lvpaes256_outd2(%rip), %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes256_ecb_dec_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes256_ecb_dec_k128_w4_loop
+    jmp .Laes_gen_vpaes256_ecb_dec_k128_w4_loop
 .Laes_gen_vpaes256_ecb_dec_k128_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -886,7 +886,7 @@ aes_gen_vpaes256_ecb_dec_k128_w2:
     vmovdqu .Lvpaes256_mask(%rip), %ymm2
     vmovdqu .Lvpaes256_inv(%rip), %ymm3
     vmovdqu .Lvpaes256_ainv(%rip), %ymm4
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes256_ecb_dec_k128_w2_done
     .p2align 4
 .Laes_gen_vpaes256_ecb_dec_k128_w2_loop:
@@ -1292,11 +1292,11 @@ aes_gen_vpaes256_ecb_dec_k128_w2:
     vpxor %ymm1, %ymm0, %ymm0
     vpshufb .Lvpaes256_outd2(%rip), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes256_ecb_dec_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes256_ecb_dec_k128_w2_loop
+    jmp .Laes_gen_vpaes256_ecb_dec_k128_w2_loop
 .Laes_gen_vpaes256_ecb_dec_k128_w2_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1336,7 +1336,7 @@ aes_gen_vpaes256_ecb_dec_k128_w1:
     vmovdqu .Lvpaes256_mask(%rip), %xmm2
     vmovdqu .Lvpaes256_inv(%rip), %xmm3
     vmovdqu .Lvpaes256_ainv(%rip), %xmm4
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes256_ecb_dec_k128_w1_done
     .p2align 4
 .Laes_gen_vpaes256_ecb_dec_k128_w1_loop:
@@ -1742,11 +1742,11 @@ aes_gen_vpaes256_ecb_dec_k128_w1:
     vpxor %xmm1, %xmm0, %xmm0
     vpshufb .Lvpaes256_outd2(%rip), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes256_ecb_dec_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes256_ecb_dec_k128_w1_loop
+    jmp .Laes_gen_vpaes256_ecb_dec_k128_w1_loop
 .Laes_gen_vpaes256_ecb_dec_k128_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1786,7 +1786,7 @@ aes_gen_vpaes256_ecb_dec_k192_w4:
     vmovdqu .Lvpaes256_mask(%rip), %ymm3
     vmovdqu .Lvpaes256_inv(%rip), %ymm4
     vmovdqu .Lvpaes256_ainv(%rip), %ymm5
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes256_ecb_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vpaes256_ecb_dec_k192_w4_loop:
@@ -2653,11 +2653,11 @@ aes_gen_vpaes256_ecb_dec_k192_w4:
     vpshufb .Lvpaes256_outd0(%rip), %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes256_ecb_dec_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes256_ecb_dec_k192_w4_loop
+    jmp .Laes_gen_vpaes256_ecb_dec_k192_w4_loop
 .Laes_gen_vpaes256_ecb_dec_k192_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -2702,7 +2702,7 @@ aes_gen_vpaes256_ecb_dec_k192_w2:
     vmovdqu .Lvpaes256_mask(%rip), %ymm2
     vmovdqu .Lvpaes256_inv(%rip), %ymm3
     vmovdqu .Lvpaes256_ainv(%rip), %ymm4
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes256_ecb_dec_k192_w2_done
     .p2align 4
 .Laes_gen_vpaes256_ecb_dec_k192_w2_loop:
@@ -3190,11 +3190,11 @@ aes_gen_vpaes256_ecb_dec_k192_w2:
     vpxor %ymm1, %ymm0, %ymm0
     vpshufb .Lvpaes256_outd0(%rip), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes256_ecb_dec_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes256_ecb_dec_k192_w2_loop
+    jmp .Laes_gen_vpaes256_ecb_dec_k192_w2_loop
 .Laes_gen_vpaes256_ecb_dec_k192_w2_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -3234,7 +3234,7 @@ aes_gen_vpaes256_ecb_dec_k192_w1:
     vmovdqu .Lvpaes256_mask(%rip), %xmm2
     vmovdqu .Lvpaes256_inv(%rip), %xmm3
     vmovdqu .Lvpaes256_ainv(%rip), %xmm4
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes256_ecb_dec_k192_w1_done
     .p2align 4
 .Laes_gen_vpaes256_ecb_dec_k192_w1_loop:
@@ -3722,11 +3722,11 @@ aes_gen_vpaes256_ecb_dec_k192_w1:
     vpxor %xmm1, %xmm0, %xmm0
     vpshufb .Lvpaes256_outd0(%rip), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes256_ecb_dec_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes256_ecb_dec_k192_w1_loop
+    jmp .Laes_gen_vpaes256_ecb_dec_k192_w1_loop
 .Laes_gen_vpaes256_ecb_dec_k192_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -3766,7 +3766,7 @@ aes_gen_vpaes256_ecb_dec_k256_w4:
     vmovdqu .Lvpaes256_mask(%rip), %ymm3
     vmovdqu .Lvpaes256_inv(%rip), %ymm4
     vmovdqu .Lvpaes256_ainv(%rip), %ymm5
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes256_ecb_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vpaes256_ecb_dec_k256_w4_loop:
@@ -4779,11 +4779,11 @@ aes_gen_vpaes256_ecb_dec_k256_w4:
     vpshufb .Lvpaes256_outd2(%rip), %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes256_ecb_dec_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes256_ecb_dec_k256_w4_loop
+    jmp .Laes_gen_vpaes256_ecb_dec_k256_w4_loop
 .Laes_gen_vpaes256_ecb_dec_k256_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -4828,7 +4828,7 @@ aes_gen_vpaes256_ecb_dec_k256_w2:
     vmovdqu .Lvpaes256_mask(%rip), %ymm2
     vmovdqu .Lvpaes256_inv(%rip), %ymm3
     vmovdqu .Lvpaes256_ainv(%rip), %ymm4
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes256_ecb_dec_k256_w2_done
     .p2align 4
 .Laes_gen_vpaes256_ecb_dec_k256_w2_loop:
@@ -5398,11 +5398,11 @@ aes_gen_vpaes256_ecb_dec_k256_w2:
     vpxor %ymm1, %ymm0, %ymm0
     vpshufb .Lvpaes256_outd2(%rip), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes256_ecb_dec_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes256_ecb_dec_k256_w2_loop
+    jmp .Laes_gen_vpaes256_ecb_dec_k256_w2_loop
 .Laes_gen_vpaes256_ecb_dec_k256_w2_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -5442,7 +5442,7 @@ aes_gen_vpaes256_ecb_dec_k256_w1:
     vmovdqu .Lvpaes256_mask(%rip), %xmm2
     vmovdqu .Lvpaes256_inv(%rip), %xmm3
     vmovdqu .Lvpaes256_ainv(%rip), %xmm4
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes256_ecb_dec_k256_w1_done
     .p2align 4
 .Laes_gen_vpaes256_ecb_dec_k256_w1_loop:
@@ -6012,11 +6012,11 @@ aes_gen_vpaes256_ecb_dec_k256_w1:
     vpxor %xmm1, %xmm0, %xmm0
     vpshufb .Lvpaes256_outd2(%rip), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes256_ecb_dec_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes256_ecb_dec_k256_w1_loop
+    jmp .Laes_gen_vpaes256_ecb_dec_k256_w1_loop
 .Laes_gen_vpaes256_ecb_dec_k256_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0

@@ -116,7 +116,7 @@ aes_gen_vpaes256_ecb_enc_k128_w4:
     vmovdqu .Lvpaes256_mask(%rip), %ymm3
     vmovdqu .Lvpaes256_inv(%rip), %ymm4
     vmovdqu .Lvpaes256_ainv(%rip), %ymm5
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes256_ecb_enc_k128_w4_done
     .p2align 4
 .Laes_gen_vpaes256_ecb_enc_k128_w4_loop:
@@ -693,11 +693,11 @@ aes_gen_vpaes256_ecb_enc_k128_w4:
     vpshufb .Lvpaes256_oute2(%rip), %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes256_ecb_enc_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes256_ecb_enc_k128_w4_loop
+    jmp .Laes_gen_vpaes256_ecb_enc_k128_w4_loop
 .Laes_gen_vpaes256_ecb_enc_k128_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -742,7 +742,7 @@ aes_gen_vpaes256_ecb_enc_k128_w2:
     vmovdqu .Lvpaes256_mask(%rip), %ymm2
     vmovdqu .Lvpaes256_inv(%rip), %ymm3
     vmovdqu .Lvpaes256_ainv(%rip), %ymm4
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes256_ecb_enc_k128_w2_done
     .p2align 4
 .Laes_gen_vpaes256_ecb_enc_k128_w2_loop:
@@ -1058,11 +1058,11 @@ aes_gen_vpaes256_ecb_enc_k128_w2:
     vpxor %ymm1, %ymm0, %ymm0
     vpshufb .Lvpaes256_oute2(%rip), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes256_ecb_enc_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes256_ecb_enc_k128_w2_loop
+    jmp .Laes_gen_vpaes256_ecb_enc_k128_w2_loop
 .Laes_gen_vpaes256_ecb_enc_k128_w2_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1102,7 +1102,7 @@ aes_gen_vpaes256_ecb_enc_k128_w1:
     vmovdqu .Lvpaes256_mask(%rip), %xmm2
     vmovdqu .Lvpaes256_inv(%rip), %xmm3
     vmovdqu .Lvpaes256_ainv(%rip), %xmm4
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes256_ecb_enc_k128_w1_done
     .p2align 4
 .Laes_gen_vpaes256_ecb_enc_k128_w1_loop:
@@ -1418,11 +1418,11 @@ aes_gen_vpaes256_ecb_enc_k128_w1:
     vpxor %xmm1, %xmm0, %xmm0
     vpshufb .Lvpaes256_oute2(%rip), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes256_ecb_enc_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes256_ecb_enc_k128_w1_loop
+    jmp .Laes_gen_vpaes256_ecb_enc_k128_w1_loop
 .Laes_gen_vpaes256_ecb_enc_k128_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1462,7 +1462,7 @@ aes_gen_vpaes256_ecb_enc_k192_w4:
     vmovdqu .Lvpaes256_mask(%rip), %ymm3
     vmovdqu .Lvpaes256_inv(%rip), %ymm4
     vmovdqu .Lvpaes256_ainv(%rip), %ymm5
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes256_ecb_enc_k192_w4_done
     .p2align 4
 .Laes_gen_vpaes256_ecb_enc_k192_w4_loop:
@@ -2153,11 +2153,11 @@ aes_gen_vpaes256_ecb_enc_k192_w4:
     vpshufb .Lvpaes256_oute0(%rip), %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes256_ecb_enc_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes256_ecb_enc_k192_w4_loop
+    jmp .Laes_gen_vpaes256_ecb_enc_k192_w4_loop
 .Laes_gen_vpaes256_ecb_enc_k192_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -2202,7 +2202,7 @@ aes_gen_vpaes256_ecb_enc_k192_w2:
     vmovdqu .Lvpaes256_mask(%rip), %ymm2
     vmovdqu .Lvpaes256_inv(%rip), %ymm3
     vmovdqu .Lvpaes256_ainv(%rip), %ymm4
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes256_ecb_enc_k192_w2_done
     .p2align 4
 .Laes_gen_vpaes256_ecb_enc_k192_w2_loop:
@@ -2580,11 +2580,11 @@ aes_gen_vpaes256_ecb_enc_k192_w2:
     vpxor %ymm1, %ymm0, %ymm0
     vpshufb .Lvpaes256_oute0(%rip), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes256_ecb_enc_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes256_ecb_enc_k192_w2_loop
+    jmp .Laes_gen_vpaes256_ecb_enc_k192_w2_loop
 .Laes_gen_vpaes256_ecb_enc_k192_w2_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -2624,7 +2624,7 @@ aes_gen_vpaes256_ecb_enc_k192_w1:
     vmovdqu .Lvpaes256_mask(%rip), %xmm2
     vmovdqu .Lvpaes256_inv(%rip), %xmm3
     vmovdqu .Lvpaes256_ainv(%rip), %xmm4
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes256_ecb_enc_k192_w1_done
     .p2align 4
 .Laes_gen_vpaes256_ecb_enc_k192_w1_loop:
@@ -3002,11 +3002,11 @@ aes_gen_vpaes256_ecb_enc_k192_w1:
     vpxor %xmm1, %xmm0, %xmm0
     vpshufb .Lvpaes256_oute0(%rip), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes256_ecb_enc_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes256_ecb_enc_k192_w1_loop
+    jmp .Laes_gen_vpaes256_ecb_enc_k192_w1_loop
 .Laes_gen_vpaes256_ecb_enc_k192_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -3046,7 +3046,7 @@ aes_gen_vpaes256_ecb_enc_k256_w4:
     vmovdqu .Lvpaes256_mask(%rip), %ymm3
     vmovdqu .Lvpaes256_inv(%rip), %ymm4
     vmovdqu .Lvpaes256_ainv(%rip), %ymm5
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes256_ecb_enc_k256_w4_done
     .p2align 4
 .Laes_gen_vpaes256_ecb_enc_k256_w4_loop:
@@ -3851,11 +3851,11 @@ aes_gen_vpaes256_ecb_enc_k256_w4:
     vpshufb .Lvpaes256_oute2(%rip), %ymm1, %ymm1
     vmovdqu %ymm0, 0(%rdx)
     vmovdqu %ymm1, 32(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes256_ecb_enc_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes256_ecb_enc_k256_w4_loop
+    jmp .Laes_gen_vpaes256_ecb_enc_k256_w4_loop
 .Laes_gen_vpaes256_ecb_enc_k256_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -3900,7 +3900,7 @@ aes_gen_vpaes256_ecb_enc_k256_w2:
     vmovdqu .Lvpaes256_mask(%rip), %ymm2
     vmovdqu .Lvpaes256_inv(%rip), %ymm3
     vmovdqu .Lvpaes256_ainv(%rip), %ymm4
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes256_ecb_enc_k256_w2_done
     .p2align 4
 .Laes_gen_vpaes256_ecb_enc_k256_w2_loop:
@@ -4340,11 +4340,11 @@ aes_gen_vpaes256_ecb_enc_k256_w2:
     vpxor %ymm1, %ymm0, %ymm0
     vpshufb .Lvpaes256_oute2(%rip), %ymm0, %ymm0
     vmovdqu %ymm0, 0(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes256_ecb_enc_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes256_ecb_enc_k256_w2_loop
+    jmp .Laes_gen_vpaes256_ecb_enc_k256_w2_loop
 .Laes_gen_vpaes256_ecb_enc_k256_w2_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -4384,7 +4384,7 @@ aes_gen_vpaes256_ecb_enc_k256_w1:
     vmovdqu .Lvpaes256_mask(%rip), %xmm2
     vmovdqu .Lvpaes256_inv(%rip), %xmm3
     vmovdqu .Lvpaes256_ainv(%rip), %xmm4
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes256_ecb_enc_k256_w1_done
     .p2align 4
 .Laes_gen_vpaes256_ecb_enc_k256_w1_loop:
@@ -4824,11 +4824,11 @@ aes_gen_vpaes256_ecb_enc_k256_w1:
     vpxor %xmm1, %xmm0, %xmm0
     vpshufb .Lvpaes256_oute2(%rip), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes256_ecb_enc_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes256_ecb_enc_k256_w1_loop
+    jmp .Laes_gen_vpaes256_ecb_enc_k256_w1_loop
 .Laes_gen_vpaes256_ecb_enc_k256_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0

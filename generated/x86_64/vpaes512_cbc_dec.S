@@ -162,7 +162,7 @@ aes_gen_vpaes512_cbc_dec_k128_w16:
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm7
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm8
     vbroadcasti32x4 (%rsi), %zmm4
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vpaes512_cbc_dec_k128_w16_done
     .p2align 4
 .Laes_gen_vpaes512_cbc_dec_k128_w16_loop:
@@ -1520,11 +1520,11 @@ aes_gen_vpaes512_cbc_dec_k128_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vpaes512_cbc_dec_k128_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vpaes512_cbc_dec_k128_w16_loop
+    jmp .Laes_gen_vpaes512_cbc_dec_k128_w16_loop
 .Laes_gen_vpaes512_cbc_dec_k128_w16_done:
     vextracti32x4 $3, %zmm4, (%rsi)
     xor %eax, %eax
@@ -1584,7 +1584,7 @@ aes_gen_vpaes512_cbc_dec_k128_w8:
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm5
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm6
     vbroadcasti32x4 (%rsi), %zmm2
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vpaes512_cbc_dec_k128_w8_done
     .p2align 4
 .Laes_gen_vpaes512_cbc_dec_k128_w8_loop:
@@ -2310,11 +2310,11 @@ aes_gen_vpaes512_cbc_dec_k128_w8:
     vmovdqu64 64(%rcx), %zmm2
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vpaes512_cbc_dec_k128_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vpaes512_cbc_dec_k128_w8_loop
+    jmp .Laes_gen_vpaes512_cbc_dec_k128_w8_loop
 .Laes_gen_vpaes512_cbc_dec_k128_w8_done:
     vextracti32x4 $3, %zmm2, (%rsi)
     xor %eax, %eax
@@ -2363,7 +2363,7 @@ aes_gen_vpaes512_cbc_dec_k128_w4:
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm4
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm5
     vbroadcasti32x4 (%rsi), %zmm1
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes512_cbc_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vpaes512_cbc_dec_k128_w4_loop:
@@ -2773,11 +2773,11 @@ aes_gen_vpaes512_cbc_dec_k128_w4:
     vpxord %zmm2, %zmm0, %zmm0
     vmovdqu64 0(%rcx), %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes512_cbc_dec_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes512_cbc_dec_k128_w4_loop
+    jmp .Laes_gen_vpaes512_cbc_dec_k128_w4_loop
 .Laes_gen_vpaes512_cbc_dec_k128_w4_done:
     vextracti32x4 $3, %zmm1, (%rsi)
     xor %eax, %eax
@@ -2821,7 +2821,7 @@ aes_gen_vpaes512_cbc_dec_k128_w1:
     vmovdqu .Lvpaes512_inv(%rip), %xmm4
     vmovdqu .Lvpaes512_ainv(%rip), %xmm5
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes512_cbc_dec_k128_w1_done
     .p2align 4
 .Laes_gen_vpaes512_cbc_dec_k128_w1_loop:
@@ -3229,11 +3229,11 @@ aes_gen_vpaes512_cbc_dec_k128_w1:
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes512_cbc_dec_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes512_cbc_dec_k128_w1_loop
+    jmp .Laes_gen_vpaes512_cbc_dec_k128_w1_loop
 .Laes_gen_vpaes512_cbc_dec_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -3279,7 +3279,7 @@ aes_gen_vpaes512_cbc_dec_k192_w16:
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm7
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm8
     vbroadcasti32x4 (%rsi), %zmm4
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vpaes512_cbc_dec_k192_w16_done
     .p2align 4
 .Laes_gen_vpaes512_cbc_dec_k192_w16_loop:
@@ -4911,11 +4911,11 @@ aes_gen_vpaes512_cbc_dec_k192_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vpaes512_cbc_dec_k192_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vpaes512_cbc_dec_k192_w16_loop
+    jmp .Laes_gen_vpaes512_cbc_dec_k192_w16_loop
 .Laes_gen_vpaes512_cbc_dec_k192_w16_done:
     vextracti32x4 $3, %zmm4, (%rsi)
     xor %eax, %eax
@@ -4975,7 +4975,7 @@ aes_gen_vpaes512_cbc_dec_k192_w8:
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm5
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm6
     vbroadcasti32x4 (%rsi), %zmm2
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vpaes512_cbc_dec_k192_w8_done
     .p2align 4
 .Laes_gen_vpaes512_cbc_dec_k192_w8_loop:
@@ -5847,11 +5847,11 @@ aes_gen_vpaes512_cbc_dec_k192_w8:
     vmovdqu64 64(%rcx), %zmm2
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vpaes512_cbc_dec_k192_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vpaes512_cbc_dec_k192_w8_loop
+    jmp .Laes_gen_vpaes512_cbc_dec_k192_w8_loop
 .Laes_gen_vpaes512_cbc_dec_k192_w8_done:
     vextracti32x4 $3, %zmm2, (%rsi)
     xor %eax, %eax
@@ -5900,7 +5900,7 @@ aes_gen_vpaes512_cbc_dec_k192_w4:
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm4
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm5
     vbroadcasti32x4 (%rsi), %zmm1
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes512_cbc_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vpaes512_cbc_dec_k192_w4_loop:
@@ -6392,11 +6392,11 @@ aes_gen_vpaes512_cbc_dec_k192_w4:
     vpxord %zmm2, %zmm0, %zmm0
     vmovdqu64 0(%rcx), %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes512_cbc_dec_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes512_cbc_dec_k192_w4_loop
+    jmp .Laes_gen_vpaes512_cbc_dec_k192_w4_loop
 .Laes_gen_vpaes512_cbc_dec_k192_w4_done:
     vextracti32x4 $3, %zmm1, (%rsi)
     xor %eax, %eax
@@ -6440,7 +6440,7 @@ aes_gen_vpaes512_cbc_dec_k192_w1:
     vmovdqu .Lvpaes512_inv(%rip), %xmm4
     vmovdqu .Lvpaes512_ainv(%rip), %xmm5
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes512_cbc_dec_k192_w1_done
     .p2align 4
 .Laes_gen_vpaes512_cbc_dec_k192_w1_loop:
@@ -6930,11 +6930,11 @@ aes_gen_vpaes512_cbc_dec_k192_w1:
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes512_cbc_dec_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes512_cbc_dec_k192_w1_loop
+    jmp .Laes_gen_vpaes512_cbc_dec_k192_w1_loop
 .Laes_gen_vpaes512_cbc_dec_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -6980,7 +6980,7 @@ aes_gen_vpaes512_cbc_dec_k256_w16:
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm7
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm8
     vbroadcasti32x4 (%rsi), %zmm4
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vpaes512_cbc_dec_k256_w16_done
     .p2align 4
 .Laes_gen_vpaes512_cbc_dec_k256_w16_loop:
@@ -8886,11 +8886,11 @@ aes_gen_vpaes512_cbc_dec_k256_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vpaes512_cbc_dec_k256_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vpaes512_cbc_dec_k256_w16_loop
+    jmp .Laes_gen_vpaes512_cbc_dec_k256_w16_loop
 .Laes_gen_vpaes512_cbc_dec_k256_w16_done:
     vextracti32x4 $3, %zmm4, (%rsi)
     xor %eax, %eax
@@ -8950,7 +8950,7 @@ aes_gen_vpaes512_cbc_dec_k256_w8:
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm5
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm6
     vbroadcasti32x4 (%rsi), %zmm2
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vpaes512_cbc_dec_k256_w8_done
     .p2align 4
 .Laes_gen_vpaes512_cbc_dec_k256_w8_loop:
@@ -9968,11 +9968,11 @@ aes_gen_vpaes512_cbc_dec_k256_w8:
     vmovdqu64 64(%rcx), %zmm2
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vpaes512_cbc_dec_k256_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vpaes512_cbc_dec_k256_w8_loop
+    jmp .Laes_gen_vpaes512_cbc_dec_k256_w8_loop
 .Laes_gen_vpaes512_cbc_dec_k256_w8_done:
     vextracti32x4 $3, %zmm2, (%rsi)
     xor %eax, %eax
@@ -10021,7 +10021,7 @@ aes_gen_vpaes512_cbc_dec_k256_w4:
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm4
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm5
     vbroadcasti32x4 (%rsi), %zmm1
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes512_cbc_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vpaes512_cbc_dec_k256_w4_loop:
@@ -10595,11 +10595,11 @@ aes_gen_vpaes512_cbc_dec_k256_w4:
     vpxord %zmm2, %zmm0, %zmm0
     vmovdqu64 0(%rcx), %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes512_cbc_dec_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes512_cbc_dec_k256_w4_loop
+    jmp .Laes_gen_vpaes512_cbc_dec_k256_w4_loop
 .Laes_gen_vpaes512_cbc_dec_k256_w4_done:
     vextracti32x4 $3, %zmm1, (%rsi)
     xor %eax, %eax
@@ -10643,7 +10643,7 @@ aes_gen_vpaes512_cbc_dec_k256_w1:
     vmovdqu .Lvpaes512_inv(%rip), %xmm4
     vmovdqu .Lvpaes512_ainv(%rip), %xmm5
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes512_cbc_dec_k256_w1_done
     .p2align 4
 .Laes_gen_vpaes512_cbc_dec_k256_w1_loop:
@@ -11215,11 +11215,11 @@ aes_gen_vpaes512_cbc_dec_k256_w1:
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu 0(%rcx), %xmm1
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes512_cbc_dec_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes512_cbc_dec_k256_w1_loop
+    jmp .Laes_gen_vpaes512_cbc_dec_k256_w1_loop
 .Laes_gen_vpaes512_cbc_dec_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax

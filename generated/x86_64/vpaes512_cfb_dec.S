@@ -162,7 +162,7 @@ aes_gen_vpaes512_cfb_dec_k128_w16:
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm7
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm8
     vbroadcasti32x4 (%rsi), %zmm4
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vpaes512_cfb_dec_k128_w16_done
     .p2align 4
 .Laes_gen_vpaes512_cfb_dec_k128_w16_loop:
@@ -1267,11 +1267,11 @@ aes_gen_vpaes512_cfb_dec_k128_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vpaes512_cfb_dec_k128_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vpaes512_cfb_dec_k128_w16_loop
+    jmp .Laes_gen_vpaes512_cfb_dec_k128_w16_loop
 .Laes_gen_vpaes512_cfb_dec_k128_w16_done:
     vextracti32x4 $3, %zmm4, (%rsi)
     xor %eax, %eax
@@ -1331,7 +1331,7 @@ aes_gen_vpaes512_cfb_dec_k128_w8:
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm5
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm6
     vbroadcasti32x4 (%rsi), %zmm2
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vpaes512_cfb_dec_k128_w8_done
     .p2align 4
 .Laes_gen_vpaes512_cfb_dec_k128_w8_loop:
@@ -1912,11 +1912,11 @@ aes_gen_vpaes512_cfb_dec_k128_w8:
     vpxord %zmm2, %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vpaes512_cfb_dec_k128_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vpaes512_cfb_dec_k128_w8_loop
+    jmp .Laes_gen_vpaes512_cfb_dec_k128_w8_loop
 .Laes_gen_vpaes512_cfb_dec_k128_w8_done:
     vextracti32x4 $3, %zmm2, (%rsi)
     xor %eax, %eax
@@ -1965,7 +1965,7 @@ aes_gen_vpaes512_cfb_dec_k128_w4:
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm4
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm5
     vbroadcasti32x4 (%rsi), %zmm1
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes512_cfb_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vpaes512_cfb_dec_k128_w4_loop:
@@ -2284,11 +2284,11 @@ aes_gen_vpaes512_cfb_dec_k128_w4:
     vpshufb .Lvpaes512_oute2(%rip), %zmm0, %zmm0
     vpxord %zmm1, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes512_cfb_dec_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes512_cfb_dec_k128_w4_loop
+    jmp .Laes_gen_vpaes512_cfb_dec_k128_w4_loop
 .Laes_gen_vpaes512_cfb_dec_k128_w4_done:
     vextracti32x4 $3, %zmm1, (%rsi)
     xor %eax, %eax
@@ -2332,7 +2332,7 @@ aes_gen_vpaes512_cfb_dec_k128_w1:
     vmovdqu .Lvpaes512_inv(%rip), %xmm4
     vmovdqu .Lvpaes512_ainv(%rip), %xmm5
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes512_cfb_dec_k128_w1_done
     .p2align 4
 .Laes_gen_vpaes512_cfb_dec_k128_w1_loop:
@@ -2650,11 +2650,11 @@ aes_gen_vpaes512_cfb_dec_k128_w1:
     vpshufb .Lvpaes512_oute2(%rip), %xmm0, %xmm0
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes512_cfb_dec_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes512_cfb_dec_k128_w1_loop
+    jmp .Laes_gen_vpaes512_cfb_dec_k128_w1_loop
 .Laes_gen_vpaes512_cfb_dec_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -2700,7 +2700,7 @@ aes_gen_vpaes512_cfb_dec_k192_w16:
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm7
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm8
     vbroadcasti32x4 (%rsi), %zmm4
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vpaes512_cfb_dec_k192_w16_done
     .p2align 4
 .Laes_gen_vpaes512_cfb_dec_k192_w16_loop:
@@ -4023,11 +4023,11 @@ aes_gen_vpaes512_cfb_dec_k192_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vpaes512_cfb_dec_k192_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vpaes512_cfb_dec_k192_w16_loop
+    jmp .Laes_gen_vpaes512_cfb_dec_k192_w16_loop
 .Laes_gen_vpaes512_cfb_dec_k192_w16_done:
     vextracti32x4 $3, %zmm4, (%rsi)
     xor %eax, %eax
@@ -4087,7 +4087,7 @@ aes_gen_vpaes512_cfb_dec_k192_w8:
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm5
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm6
     vbroadcasti32x4 (%rsi), %zmm2
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vpaes512_cfb_dec_k192_w8_done
     .p2align 4
 .Laes_gen_vpaes512_cfb_dec_k192_w8_loop:
@@ -4782,11 +4782,11 @@ aes_gen_vpaes512_cfb_dec_k192_w8:
     vpxord %zmm2, %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vpaes512_cfb_dec_k192_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vpaes512_cfb_dec_k192_w8_loop
+    jmp .Laes_gen_vpaes512_cfb_dec_k192_w8_loop
 .Laes_gen_vpaes512_cfb_dec_k192_w8_done:
     vextracti32x4 $3, %zmm2, (%rsi)
     xor %eax, %eax
@@ -4835,7 +4835,7 @@ aes_gen_vpaes512_cfb_dec_k192_w4:
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm4
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm5
     vbroadcasti32x4 (%rsi), %zmm1
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes512_cfb_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vpaes512_cfb_dec_k192_w4_loop:
@@ -5216,11 +5216,11 @@ aes_gen_vpaes512_cfb_dec_k192_w4:
     vpshufb .Lvpaes512_oute0(%rip), %zmm0, %zmm0
     vpxord %zmm1, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes512_cfb_dec_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes512_cfb_dec_k192_w4_loop
+    jmp .Laes_gen_vpaes512_cfb_dec_k192_w4_loop
 .Laes_gen_vpaes512_cfb_dec_k192_w4_done:
     vextracti32x4 $3, %zmm1, (%rsi)
     xor %eax, %eax
@@ -5264,7 +5264,7 @@ aes_gen_vpaes512_cfb_dec_k192_w1:
     vmovdqu .Lvpaes512_inv(%rip), %xmm4
     vmovdqu .Lvpaes512_ainv(%rip), %xmm5
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes512_cfb_dec_k192_w1_done
     .p2align 4
 .Laes_gen_vpaes512_cfb_dec_k192_w1_loop:
@@ -5644,11 +5644,11 @@ aes_gen_vpaes512_cfb_dec_k192_w1:
     vpshufb .Lvpaes512_oute0(%rip), %xmm0, %xmm0
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes512_cfb_dec_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes512_cfb_dec_k192_w1_loop
+    jmp .Laes_gen_vpaes512_cfb_dec_k192_w1_loop
 .Laes_gen_vpaes512_cfb_dec_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -5694,7 +5694,7 @@ aes_gen_vpaes512_cfb_dec_k256_w16:
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm7
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm8
     vbroadcasti32x4 (%rsi), %zmm4
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vpaes512_cfb_dec_k256_w16_done
     .p2align 4
 .Laes_gen_vpaes512_cfb_dec_k256_w16_loop:
@@ -7235,11 +7235,11 @@ aes_gen_vpaes512_cfb_dec_k256_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vpaes512_cfb_dec_k256_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vpaes512_cfb_dec_k256_w16_loop
+    jmp .Laes_gen_vpaes512_cfb_dec_k256_w16_loop
 .Laes_gen_vpaes512_cfb_dec_k256_w16_done:
     vextracti32x4 $3, %zmm4, (%rsi)
     xor %eax, %eax
@@ -7299,7 +7299,7 @@ aes_gen_vpaes512_cfb_dec_k256_w8:
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm5
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm6
     vbroadcasti32x4 (%rsi), %zmm2
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vpaes512_cfb_dec_k256_w8_done
     .p2align 4
 .Laes_gen_vpaes512_cfb_dec_k256_w8_loop:
@@ -8108,11 +8108,11 @@ aes_gen_vpaes512_cfb_dec_k256_w8:
     vpxord %zmm2, %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vpaes512_cfb_dec_k256_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vpaes512_cfb_dec_k256_w8_loop
+    jmp .Laes_gen_vpaes512_cfb_dec_k256_w8_loop
 .Laes_gen_vpaes512_cfb_dec_k256_w8_done:
     vextracti32x4 $3, %zmm2, (%rsi)
     xor %eax, %eax
@@ -8161,7 +8161,7 @@ aes_gen_vpaes512_cfb_dec_k256_w4:
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm4
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm5
     vbroadcasti32x4 (%rsi), %zmm1
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes512_cfb_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vpaes512_cfb_dec_k256_w4_loop:
@@ -8604,11 +8604,11 @@ aes_gen_vpaes512_cfb_dec_k256_w4:
     vpshufb .Lvpaes512_oute2(%rip), %zmm0, %zmm0
     vpxord %zmm1, %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes512_cfb_dec_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes512_cfb_dec_k256_w4_loop
+    jmp .Laes_gen_vpaes512_cfb_dec_k256_w4_loop
 .Laes_gen_vpaes512_cfb_dec_k256_w4_done:
     vextracti32x4 $3, %zmm1, (%rsi)
     xor %eax, %eax
@@ -8652,7 +8652,7 @@ aes_gen_vpaes512_cfb_dec_k256_w1:
     vmovdqu .Lvpaes512_inv(%rip), %xmm4
     vmovdqu .Lvpaes512_ainv(%rip), %xmm5
     vmovdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes512_cfb_dec_k256_w1_done
     .p2align 4
 .Laes_gen_vpaes512_cfb_dec_k256_w1_loop:
@@ -9094,11 +9094,11 @@ aes_gen_vpaes512_cfb_dec_k256_w1:
     vpshufb .Lvpaes512_oute2(%rip), %xmm0, %xmm0
     vpxor %xmm1, %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes512_cfb_dec_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes512_cfb_dec_k256_w1_loop
+    jmp .Laes_gen_vpaes512_cfb_dec_k256_w1_loop
 .Laes_gen_vpaes512_cfb_dec_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax

@@ -230,7 +230,7 @@ aes_gen_vpaes512_ctr_enc_k128_w16:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vpaes512_ctr_enc_k128_w16_done
     .p2align 4
 .Laes_gen_vpaes512_ctr_enc_k128_w16_loop:
@@ -1439,11 +1439,11 @@ aes_gen_vpaes512_ctr_enc_k128_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vpaes512_ctr_enc_k128_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vpaes512_ctr_enc_k128_w16_loop
+    jmp .Laes_gen_vpaes512_ctr_enc_k128_w16_loop
 .Laes_gen_vpaes512_ctr_enc_k128_w16_done:
     vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -1508,7 +1508,7 @@ aes_gen_vpaes512_ctr_enc_k128_w8:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vpaes512_ctr_enc_k128_w8_done
     .p2align 4
 .Laes_gen_vpaes512_ctr_enc_k128_w8_loop:
@@ -2151,11 +2151,11 @@ aes_gen_vpaes512_ctr_enc_k128_w8:
     vpxord 64(%rcx), %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vpaes512_ctr_enc_k128_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vpaes512_ctr_enc_k128_w8_loop
+    jmp .Laes_gen_vpaes512_ctr_enc_k128_w8_loop
 .Laes_gen_vpaes512_ctr_enc_k128_w8_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -2209,7 +2209,7 @@ aes_gen_vpaes512_ctr_enc_k128_w4:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes512_ctr_enc_k128_w4_done
     .p2align 4
 .Laes_gen_vpaes512_ctr_enc_k128_w4_loop:
@@ -2569,11 +2569,11 @@ aes_gen_vpaes512_ctr_enc_k128_w4:
     vpshufb .Lvpaes512_oute2(%rip), %zmm0, %zmm0
     vpxord 0(%rcx), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes512_ctr_enc_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes512_ctr_enc_k128_w4_loop
+    jmp .Laes_gen_vpaes512_ctr_enc_k128_w4_loop
 .Laes_gen_vpaes512_ctr_enc_k128_w4_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -2622,7 +2622,7 @@ aes_gen_vpaes512_ctr_enc_k128_w1:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes512_ctr_enc_k128_w1_done
     .p2align 4
 .Laes_gen_vpaes512_ctr_enc_k128_w1_loop:
@@ -2955,11 +2955,11 @@ aes_gen_vpaes512_ctr_enc_k128_w1:
     vpshufb .Lvpaes512_oute2(%rip), %xmm0, %xmm0
     vpxor 0(%rcx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes512_ctr_enc_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes512_ctr_enc_k128_w1_loop
+    jmp .Laes_gen_vpaes512_ctr_enc_k128_w1_loop
 .Laes_gen_vpaes512_ctr_enc_k128_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -3010,7 +3010,7 @@ aes_gen_vpaes512_ctr_enc_k192_w16:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vpaes512_ctr_enc_k192_w16_done
     .p2align 4
 .Laes_gen_vpaes512_ctr_enc_k192_w16_loop:
@@ -4437,11 +4437,11 @@ aes_gen_vpaes512_ctr_enc_k192_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vpaes512_ctr_enc_k192_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vpaes512_ctr_enc_k192_w16_loop
+    jmp .Laes_gen_vpaes512_ctr_enc_k192_w16_loop
 .Laes_gen_vpaes512_ctr_enc_k192_w16_done:
     vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -4506,7 +4506,7 @@ aes_gen_vpaes512_ctr_enc_k192_w8:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vpaes512_ctr_enc_k192_w8_done
     .p2align 4
 .Laes_gen_vpaes512_ctr_enc_k192_w8_loop:
@@ -5263,11 +5263,11 @@ aes_gen_vpaes512_ctr_enc_k192_w8:
     vpxord 64(%rcx), %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vpaes512_ctr_enc_k192_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vpaes512_ctr_enc_k192_w8_loop
+    jmp .Laes_gen_vpaes512_ctr_enc_k192_w8_loop
 .Laes_gen_vpaes512_ctr_enc_k192_w8_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -5321,7 +5321,7 @@ aes_gen_vpaes512_ctr_enc_k192_w4:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes512_ctr_enc_k192_w4_done
     .p2align 4
 .Laes_gen_vpaes512_ctr_enc_k192_w4_loop:
@@ -5743,11 +5743,11 @@ aes_gen_vpaes512_ctr_enc_k192_w4:
     vpshufb .Lvpaes512_oute0(%rip), %zmm0, %zmm0
     vpxord 0(%rcx), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes512_ctr_enc_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes512_ctr_enc_k192_w4_loop
+    jmp .Laes_gen_vpaes512_ctr_enc_k192_w4_loop
 .Laes_gen_vpaes512_ctr_enc_k192_w4_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -5796,7 +5796,7 @@ aes_gen_vpaes512_ctr_enc_k192_w1:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes512_ctr_enc_k192_w1_done
     .p2align 4
 .Laes_gen_vpaes512_ctr_enc_k192_w1_loop:
@@ -6191,11 +6191,11 @@ aes_gen_vpaes512_ctr_enc_k192_w1:
     vpshufb .Lvpaes512_oute0(%rip), %xmm0, %xmm0
     vpxor 0(%rcx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes512_ctr_enc_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes512_ctr_enc_k192_w1_loop
+    jmp .Laes_gen_vpaes512_ctr_enc_k192_w1_loop
 .Laes_gen_vpaes512_ctr_enc_k192_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -6246,7 +6246,7 @@ aes_gen_vpaes512_ctr_enc_k256_w16:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vpaes512_ctr_enc_k256_w16_done
     .p2align 4
 .Laes_gen_vpaes512_ctr_enc_k256_w16_loop:
@@ -7891,11 +7891,11 @@ aes_gen_vpaes512_ctr_enc_k256_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vpaes512_ctr_enc_k256_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vpaes512_ctr_enc_k256_w16_loop
+    jmp .Laes_gen_vpaes512_ctr_enc_k256_w16_loop
 .Laes_gen_vpaes512_ctr_enc_k256_w16_done:
     vmovdqu %xmm4, (%rsi)
     xor %eax, %eax
@@ -7960,7 +7960,7 @@ aes_gen_vpaes512_ctr_enc_k256_w8:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vpaes512_ctr_enc_k256_w8_done
     .p2align 4
 .Laes_gen_vpaes512_ctr_enc_k256_w8_loop:
@@ -8831,11 +8831,11 @@ aes_gen_vpaes512_ctr_enc_k256_w8:
     vpxord 64(%rcx), %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vpaes512_ctr_enc_k256_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vpaes512_ctr_enc_k256_w8_loop
+    jmp .Laes_gen_vpaes512_ctr_enc_k256_w8_loop
 .Laes_gen_vpaes512_ctr_enc_k256_w8_done:
     vmovdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -8889,7 +8889,7 @@ aes_gen_vpaes512_ctr_enc_k256_w4:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes512_ctr_enc_k256_w4_done
     .p2align 4
 .Laes_gen_vpaes512_ctr_enc_k256_w4_loop:
@@ -9373,11 +9373,11 @@ aes_gen_vpaes512_ctr_enc_k256_w4:
     vpshufb .Lvpaes512_oute2(%rip), %zmm0, %zmm0
     vpxord 0(%rcx), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes512_ctr_enc_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes512_ctr_enc_k256_w4_loop
+    jmp .Laes_gen_vpaes512_ctr_enc_k256_w4_loop
 .Laes_gen_vpaes512_ctr_enc_k256_w4_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -9426,7 +9426,7 @@ aes_gen_vpaes512_ctr_enc_k256_w1:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes512_ctr_enc_k256_w1_done
     .p2align 4
 .Laes_gen_vpaes512_ctr_enc_k256_w1_loop:
@@ -9883,11 +9883,11 @@ aes_gen_vpaes512_ctr_enc_k256_w1:
     vpshufb .Lvpaes512_oute2(%rip), %xmm0, %xmm0
     vpxor 0(%rcx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes512_ctr_enc_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes512_ctr_enc_k256_w1_loop
+    jmp .Laes_gen_vpaes512_ctr_enc_k256_w1_loop
 .Laes_gen_vpaes512_ctr_enc_k256_w1_done:
     vmovdqu %xmm1, (%rsi)
     xor %eax, %eax

@@ -160,7 +160,7 @@ aes_gen_vpaes512_ecb_dec_k128_w16:
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm5
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm6
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm7
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vpaes512_ecb_dec_k128_w16_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_dec_k128_w16_loop:
@@ -1511,11 +1511,11 @@ aes_gen_vpaes512_ecb_dec_k128_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vpaes512_ecb_dec_k128_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vpaes512_ecb_dec_k128_w16_loop
+    jmp .Laes_gen_vpaes512_ecb_dec_k128_w16_loop
 .Laes_gen_vpaes512_ecb_dec_k128_w16_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1571,7 +1571,7 @@ aes_gen_vpaes512_ecb_dec_k128_w8:
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm3
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm4
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm5
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vpaes512_ecb_dec_k128_w8_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_dec_k128_w8_loop:
@@ -2292,11 +2292,11 @@ aes_gen_vpaes512_ecb_dec_k128_w8:
     vpshufb .Lvpaes512_outd2(%rip), %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vpaes512_ecb_dec_k128_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vpaes512_ecb_dec_k128_w8_loop
+    jmp .Laes_gen_vpaes512_ecb_dec_k128_w8_loop
 .Laes_gen_vpaes512_ecb_dec_k128_w8_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -2341,7 +2341,7 @@ aes_gen_vpaes512_ecb_dec_k128_w4:
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm2
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm3
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm4
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes512_ecb_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_dec_k128_w4_loop:
@@ -2747,11 +2747,11 @@ aes_gen_vpaes512_ecb_dec_k128_w4:
     vpxord %zmm1, %zmm0, %zmm0
     vpshufb .Lvpaes512_outd2(%rip), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes512_ecb_dec_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes512_ecb_dec_k128_w4_loop
+    jmp .Laes_gen_vpaes512_ecb_dec_k128_w4_loop
 .Laes_gen_vpaes512_ecb_dec_k128_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -2791,7 +2791,7 @@ aes_gen_vpaes512_ecb_dec_k128_w1:
     vmovdqu .Lvpaes512_mask(%rip), %xmm2
     vmovdqu .Lvpaes512_inv(%rip), %xmm3
     vmovdqu .Lvpaes512_ainv(%rip), %xmm4
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes512_ecb_dec_k128_w1_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_dec_k128_w1_loop:
@@ -3197,11 +3197,11 @@ aes_gen_vpaes512_ecb_dec_k128_w1:
     vpxor %xmm1, %xmm0, %xmm0
     vpshufb .Lvpaes512_outd2(%rip), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes512_ecb_dec_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes512_ecb_dec_k128_w1_loop
+    jmp .Laes_gen_vpaes512_ecb_dec_k128_w1_loop
 .Laes_gen_vpaes512_ecb_dec_k128_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -3243,7 +3243,7 @@ aes_gen_vpaes512_ecb_dec_k192_w16:
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm5
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm6
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm7
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vpaes512_ecb_dec_k192_w16_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_dec_k192_w16_loop:
@@ -4868,11 +4868,11 @@ aes_gen_vpaes512_ecb_dec_k192_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vpaes512_ecb_dec_k192_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vpaes512_ecb_dec_k192_w16_loop
+    jmp .Laes_gen_vpaes512_ecb_dec_k192_w16_loop
 .Laes_gen_vpaes512_ecb_dec_k192_w16_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -4928,7 +4928,7 @@ aes_gen_vpaes512_ecb_dec_k192_w8:
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm3
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm4
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm5
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vpaes512_ecb_dec_k192_w8_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_dec_k192_w8_loop:
@@ -5795,11 +5795,11 @@ aes_gen_vpaes512_ecb_dec_k192_w8:
     vpshufb .Lvpaes512_outd0(%rip), %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vpaes512_ecb_dec_k192_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vpaes512_ecb_dec_k192_w8_loop
+    jmp .Laes_gen_vpaes512_ecb_dec_k192_w8_loop
 .Laes_gen_vpaes512_ecb_dec_k192_w8_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -5844,7 +5844,7 @@ aes_gen_vpaes512_ecb_dec_k192_w4:
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm2
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm3
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm4
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes512_ecb_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_dec_k192_w4_loop:
@@ -6332,11 +6332,11 @@ aes_gen_vpaes512_ecb_dec_k192_w4:
     vpxord %zmm1, %zmm0, %zmm0
     vpshufb .Lvpaes512_outd0(%rip), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes512_ecb_dec_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes512_ecb_dec_k192_w4_loop
+    jmp .Laes_gen_vpaes512_ecb_dec_k192_w4_loop
 .Laes_gen_vpaes512_ecb_dec_k192_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -6376,7 +6376,7 @@ aes_gen_vpaes512_ecb_dec_k192_w1:
     vmovdqu .Lvpaes512_mask(%rip), %xmm2
     vmovdqu .Lvpaes512_inv(%rip), %xmm3
     vmovdqu .Lvpaes512_ainv(%rip), %xmm4
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes512_ecb_dec_k192_w1_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_dec_k192_w1_loop:
@@ -6864,11 +6864,11 @@ aes_gen_vpaes512_ecb_dec_k192_w1:
     vpxor %xmm1, %xmm0, %xmm0
     vpshufb .Lvpaes512_outd0(%rip), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes512_ecb_dec_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes512_ecb_dec_k192_w1_loop
+    jmp .Laes_gen_vpaes512_ecb_dec_k192_w1_loop
 .Laes_gen_vpaes512_ecb_dec_k192_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -6910,7 +6910,7 @@ aes_gen_vpaes512_ecb_dec_k256_w16:
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm5
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm6
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm7
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vpaes512_ecb_dec_k256_w16_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_dec_k256_w16_loop:
@@ -8809,11 +8809,11 @@ aes_gen_vpaes512_ecb_dec_k256_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vpaes512_ecb_dec_k256_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vpaes512_ecb_dec_k256_w16_loop
+    jmp .Laes_gen_vpaes512_ecb_dec_k256_w16_loop
 .Laes_gen_vpaes512_ecb_dec_k256_w16_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -8869,7 +8869,7 @@ aes_gen_vpaes512_ecb_dec_k256_w8:
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm3
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm4
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm5
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vpaes512_ecb_dec_k256_w8_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_dec_k256_w8_loop:
@@ -9882,11 +9882,11 @@ aes_gen_vpaes512_ecb_dec_k256_w8:
     vpshufb .Lvpaes512_outd2(%rip), %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vpaes512_ecb_dec_k256_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vpaes512_ecb_dec_k256_w8_loop
+    jmp .Laes_gen_vpaes512_ecb_dec_k256_w8_loop
 .Laes_gen_vpaes512_ecb_dec_k256_w8_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -9931,7 +9931,7 @@ aes_gen_vpaes512_ecb_dec_k256_w4:
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm2
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm3
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm4
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes512_ecb_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_dec_k256_w4_loop:
@@ -10501,11 +10501,11 @@ aes_gen_vpaes512_ecb_dec_k256_w4:
     vpxord %zmm1, %zmm0, %zmm0
     vpshufb .Lvpaes512_outd2(%rip), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes512_ecb_dec_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes512_ecb_dec_k256_w4_loop
+    jmp .Laes_gen_vpaes512_ecb_dec_k256_w4_loop
 .Laes_gen_vpaes512_ecb_dec_k256_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -10545,7 +10545,7 @@ aes_gen_vpaes512_ecb_dec_k256_w1:
     vmovdqu .Lvpaes512_mask(%rip), %xmm2
     vmovdqu .Lvpaes512_inv(%rip), %xmm3
     vmovdqu .Lvpaes512_ainv(%rip), %xmm4
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes512_ecb_dec_k256_w1_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_dec_k256_w1_loop:
@@ -11115,11 +11115,11 @@ aes_gen_vpaes512_ecb_dec_k256_w1:
     vpxor %xmm1, %xmm0, %xmm0
     vpshufb .Lvpaes512_outd2(%rip), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes512_ecb_dec_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes512_ecb_dec_k256_w1_loop
+    jmp .Laes_gen_vpaes512_ecb_dec_k256_w1_loop
 .Laes_gen_vpaes512_ecb_dec_k256_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0

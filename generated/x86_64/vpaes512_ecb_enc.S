@@ -160,7 +160,7 @@ aes_gen_vpaes512_ecb_enc_k128_w16:
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm5
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm6
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm7
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vpaes512_ecb_enc_k128_w16_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_enc_k128_w16_loop:
@@ -1259,11 +1259,11 @@ aes_gen_vpaes512_ecb_enc_k128_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vpaes512_ecb_enc_k128_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vpaes512_ecb_enc_k128_w16_loop
+    jmp .Laes_gen_vpaes512_ecb_enc_k128_w16_loop
 .Laes_gen_vpaes512_ecb_enc_k128_w16_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1319,7 +1319,7 @@ aes_gen_vpaes512_ecb_enc_k128_w8:
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm3
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm4
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm5
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vpaes512_ecb_enc_k128_w8_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_enc_k128_w8_loop:
@@ -1896,11 +1896,11 @@ aes_gen_vpaes512_ecb_enc_k128_w8:
     vpshufb .Lvpaes512_oute2(%rip), %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vpaes512_ecb_enc_k128_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vpaes512_ecb_enc_k128_w8_loop
+    jmp .Laes_gen_vpaes512_ecb_enc_k128_w8_loop
 .Laes_gen_vpaes512_ecb_enc_k128_w8_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -1945,7 +1945,7 @@ aes_gen_vpaes512_ecb_enc_k128_w4:
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm2
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm3
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm4
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes512_ecb_enc_k128_w4_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_enc_k128_w4_loop:
@@ -2261,11 +2261,11 @@ aes_gen_vpaes512_ecb_enc_k128_w4:
     vpxord %zmm1, %zmm0, %zmm0
     vpshufb .Lvpaes512_oute2(%rip), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes512_ecb_enc_k128_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes512_ecb_enc_k128_w4_loop
+    jmp .Laes_gen_vpaes512_ecb_enc_k128_w4_loop
 .Laes_gen_vpaes512_ecb_enc_k128_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -2305,7 +2305,7 @@ aes_gen_vpaes512_ecb_enc_k128_w1:
     vmovdqu .Lvpaes512_mask(%rip), %xmm2
     vmovdqu .Lvpaes512_inv(%rip), %xmm3
     vmovdqu .Lvpaes512_ainv(%rip), %xmm4
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes512_ecb_enc_k128_w1_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_enc_k128_w1_loop:
@@ -2621,11 +2621,11 @@ aes_gen_vpaes512_ecb_enc_k128_w1:
     vpxor %xmm1, %xmm0, %xmm0
     vpshufb .Lvpaes512_oute2(%rip), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes512_ecb_enc_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes512_ecb_enc_k128_w1_loop
+    jmp .Laes_gen_vpaes512_ecb_enc_k128_w1_loop
 .Laes_gen_vpaes512_ecb_enc_k128_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -2667,7 +2667,7 @@ aes_gen_vpaes512_ecb_enc_k192_w16:
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm5
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm6
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm7
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vpaes512_ecb_enc_k192_w16_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_enc_k192_w16_loop:
@@ -3984,11 +3984,11 @@ aes_gen_vpaes512_ecb_enc_k192_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vpaes512_ecb_enc_k192_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vpaes512_ecb_enc_k192_w16_loop
+    jmp .Laes_gen_vpaes512_ecb_enc_k192_w16_loop
 .Laes_gen_vpaes512_ecb_enc_k192_w16_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -4044,7 +4044,7 @@ aes_gen_vpaes512_ecb_enc_k192_w8:
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm3
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm4
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm5
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vpaes512_ecb_enc_k192_w8_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_enc_k192_w8_loop:
@@ -4735,11 +4735,11 @@ aes_gen_vpaes512_ecb_enc_k192_w8:
     vpshufb .Lvpaes512_oute0(%rip), %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vpaes512_ecb_enc_k192_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vpaes512_ecb_enc_k192_w8_loop
+    jmp .Laes_gen_vpaes512_ecb_enc_k192_w8_loop
 .Laes_gen_vpaes512_ecb_enc_k192_w8_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -4784,7 +4784,7 @@ aes_gen_vpaes512_ecb_enc_k192_w4:
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm2
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm3
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm4
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes512_ecb_enc_k192_w4_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_enc_k192_w4_loop:
@@ -5162,11 +5162,11 @@ aes_gen_vpaes512_ecb_enc_k192_w4:
     vpxord %zmm1, %zmm0, %zmm0
     vpshufb .Lvpaes512_oute0(%rip), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes512_ecb_enc_k192_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes512_ecb_enc_k192_w4_loop
+    jmp .Laes_gen_vpaes512_ecb_enc_k192_w4_loop
 .Laes_gen_vpaes512_ecb_enc_k192_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -5206,7 +5206,7 @@ aes_gen_vpaes512_ecb_enc_k192_w1:
     vmovdqu .Lvpaes512_mask(%rip), %xmm2
     vmovdqu .Lvpaes512_inv(%rip), %xmm3
     vmovdqu .Lvpaes512_ainv(%rip), %xmm4
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes512_ecb_enc_k192_w1_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_enc_k192_w1_loop:
@@ -5584,11 +5584,11 @@ aes_gen_vpaes512_ecb_enc_k192_w1:
     vpxor %xmm1, %xmm0, %xmm0
     vpshufb .Lvpaes512_oute0(%rip), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes512_ecb_enc_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes512_ecb_enc_k192_w1_loop
+    jmp .Laes_gen_vpaes512_ecb_enc_k192_w1_loop
 .Laes_gen_vpaes512_ecb_enc_k192_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -5630,7 +5630,7 @@ aes_gen_vpaes512_ecb_enc_k256_w16:
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm5
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm6
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm7
-    cmp $16, %r8
+    sub $16, %r8
     jb .Laes_gen_vpaes512_ecb_enc_k256_w16_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_enc_k256_w16_loop:
@@ -7165,11 +7165,11 @@ aes_gen_vpaes512_ecb_enc_k256_w16:
     vmovdqu64 %zmm1, 64(%rdx)
     vmovdqu64 %zmm2, 128(%rdx)
     vmovdqu64 %zmm3, 192(%rdx)
+    sub $16, %r8
+    jb .Laes_gen_vpaes512_ecb_enc_k256_w16_done
     add $256, %rcx
     add $256, %rdx
-    sub $16, %r8
-    cmp $16, %r8
-    jae .Laes_gen_vpaes512_ecb_enc_k256_w16_loop
+    jmp .Laes_gen_vpaes512_ecb_enc_k256_w16_loop
 .Laes_gen_vpaes512_ecb_enc_k256_w16_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -7225,7 +7225,7 @@ aes_gen_vpaes512_ecb_enc_k256_w8:
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm3
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm4
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm5
-    cmp $8, %r8
+    sub $8, %r8
     jb .Laes_gen_vpaes512_ecb_enc_k256_w8_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_enc_k256_w8_loop:
@@ -8030,11 +8030,11 @@ aes_gen_vpaes512_ecb_enc_k256_w8:
     vpshufb .Lvpaes512_oute2(%rip), %zmm1, %zmm1
     vmovdqu64 %zmm0, 0(%rdx)
     vmovdqu64 %zmm1, 64(%rdx)
+    sub $8, %r8
+    jb .Laes_gen_vpaes512_ecb_enc_k256_w8_done
     add $128, %rcx
     add $128, %rdx
-    sub $8, %r8
-    cmp $8, %r8
-    jae .Laes_gen_vpaes512_ecb_enc_k256_w8_loop
+    jmp .Laes_gen_vpaes512_ecb_enc_k256_w8_loop
 .Laes_gen_vpaes512_ecb_enc_k256_w8_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -8079,7 +8079,7 @@ aes_gen_vpaes512_ecb_enc_k256_w4:
     vmovdqu64 .Lvpaes512_mask(%rip), %zmm2
     vmovdqu64 .Lvpaes512_inv(%rip), %zmm3
     vmovdqu64 .Lvpaes512_ainv(%rip), %zmm4
-    cmp $4, %r8
+    sub $4, %r8
     jb .Laes_gen_vpaes512_ecb_enc_k256_w4_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_enc_k256_w4_loop:
@@ -8519,11 +8519,11 @@ aes_gen_vpaes512_ecb_enc_k256_w4:
     vpxord %zmm1, %zmm0, %zmm0
     vpshufb .Lvpaes512_oute2(%rip), %zmm0, %zmm0
     vmovdqu64 %zmm0, 0(%rdx)
+    sub $4, %r8
+    jb .Laes_gen_vpaes512_ecb_enc_k256_w4_done
     add $64, %rcx
     add $64, %rdx
-    sub $4, %r8
-    cmp $4, %r8
-    jae .Laes_gen_vpaes512_ecb_enc_k256_w4_loop
+    jmp .Laes_gen_vpaes512_ecb_enc_k256_w4_loop
 .Laes_gen_vpaes512_ecb_enc_k256_w4_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
@@ -8563,7 +8563,7 @@ aes_gen_vpaes512_ecb_enc_k256_w1:
     vmovdqu .Lvpaes512_mask(%rip), %xmm2
     vmovdqu .Lvpaes512_inv(%rip), %xmm3
     vmovdqu .Lvpaes512_ainv(%rip), %xmm4
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes512_ecb_enc_k256_w1_done
     .p2align 4
 .Laes_gen_vpaes512_ecb_enc_k256_w1_loop:
@@ -9003,11 +9003,11 @@ aes_gen_vpaes512_ecb_enc_k256_w1:
     vpxor %xmm1, %xmm0, %xmm0
     vpshufb .Lvpaes512_oute2(%rip), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes512_ecb_enc_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes512_ecb_enc_k256_w1_loop
+    jmp .Laes_gen_vpaes512_ecb_enc_k256_w1_loop
 .Laes_gen_vpaes512_ecb_enc_k256_w1_done:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0

@@ -90,7 +90,7 @@
 aes_gen_vpaes_cbc_dec_k128_w2:
     endbr64
     movdqu (%rsi), %xmm2
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes_cbc_dec_k128_w2_done
     .p2align 4
 .Laes_gen_vpaes_cbc_dec_k128_w2_loop:
@@ -1013,11 +1013,11 @@ aes_gen_vpaes_cbc_dec_k128_w2:
     movdqu 16(%rcx), %xmm2
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes_cbc_dec_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes_cbc_dec_k128_w2_loop
+    jmp .Laes_gen_vpaes_cbc_dec_k128_w2_loop
 .Laes_gen_vpaes_cbc_dec_k128_w2_done:
     movdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -1054,7 +1054,7 @@ aes_gen_vpaes_cbc_dec_k128_w2:
 aes_gen_vpaes_cbc_dec_k128_w1:
     endbr64
     movdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes_cbc_dec_k128_w1_done
     .p2align 4
 .Laes_gen_vpaes_cbc_dec_k128_w1_loop:
@@ -1523,11 +1523,11 @@ aes_gen_vpaes_cbc_dec_k128_w1:
     pxor %xmm1, %xmm0
     movdqu 0(%rcx), %xmm1
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes_cbc_dec_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes_cbc_dec_k128_w1_loop
+    jmp .Laes_gen_vpaes_cbc_dec_k128_w1_loop
 .Laes_gen_vpaes_cbc_dec_k128_w1_done:
     movdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -1560,7 +1560,7 @@ aes_gen_vpaes_cbc_dec_k128_w1:
 aes_gen_vpaes_cbc_dec_k192_w2:
     endbr64
     movdqu (%rsi), %xmm2
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes_cbc_dec_k192_w2_done
     .p2align 4
 .Laes_gen_vpaes_cbc_dec_k192_w2_loop:
@@ -2669,11 +2669,11 @@ aes_gen_vpaes_cbc_dec_k192_w2:
     movdqu 16(%rcx), %xmm2
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes_cbc_dec_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes_cbc_dec_k192_w2_loop
+    jmp .Laes_gen_vpaes_cbc_dec_k192_w2_loop
 .Laes_gen_vpaes_cbc_dec_k192_w2_done:
     movdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -2710,7 +2710,7 @@ aes_gen_vpaes_cbc_dec_k192_w2:
 aes_gen_vpaes_cbc_dec_k192_w1:
     endbr64
     movdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes_cbc_dec_k192_w1_done
     .p2align 4
 .Laes_gen_vpaes_cbc_dec_k192_w1_loop:
@@ -3273,11 +3273,11 @@ aes_gen_vpaes_cbc_dec_k192_w1:
     pxor %xmm1, %xmm0
     movdqu 0(%rcx), %xmm1
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes_cbc_dec_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes_cbc_dec_k192_w1_loop
+    jmp .Laes_gen_vpaes_cbc_dec_k192_w1_loop
 .Laes_gen_vpaes_cbc_dec_k192_w1_done:
     movdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -3310,7 +3310,7 @@ aes_gen_vpaes_cbc_dec_k192_w1:
 aes_gen_vpaes_cbc_dec_k256_w2:
     endbr64
     movdqu (%rsi), %xmm2
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes_cbc_dec_k256_w2_done
     .p2align 4
 .Laes_gen_vpaes_cbc_dec_k256_w2_loop:
@@ -4605,11 +4605,11 @@ aes_gen_vpaes_cbc_dec_k256_w2:
     movdqu 16(%rcx), %xmm2
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes_cbc_dec_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes_cbc_dec_k256_w2_loop
+    jmp .Laes_gen_vpaes_cbc_dec_k256_w2_loop
 .Laes_gen_vpaes_cbc_dec_k256_w2_done:
     movdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -4646,7 +4646,7 @@ aes_gen_vpaes_cbc_dec_k256_w2:
 aes_gen_vpaes_cbc_dec_k256_w1:
     endbr64
     movdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes_cbc_dec_k256_w1_done
     .p2align 4
 .Laes_gen_vpaes_cbc_dec_k256_w1_loop:
@@ -5303,11 +5303,11 @@ aes_gen_vpaes_cbc_dec_k256_w1:
     pxor %xmm1, %xmm0
     movdqu 0(%rcx), %xmm1
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes_cbc_dec_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes_cbc_dec_k256_w1_loop
+    jmp .Laes_gen_vpaes_cbc_dec_k256_w1_loop
 .Laes_gen_vpaes_cbc_dec_k256_w1_done:
     movdqu %xmm1, (%rsi)
     xor %eax, %eax

@@ -90,7 +90,7 @@
 aes_gen_vpaes_cfb_dec_k128_w2:
     endbr64
     movdqu (%rsi), %xmm2
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes_cfb_dec_k128_w2_done
     .p2align 4
 .Laes_gen_vpaes_cfb_dec_k128_w2_loop:
@@ -869,11 +869,11 @@ aes_gen_vpaes_cfb_dec_k128_w2:
     pxor %xmm2, %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes_cfb_dec_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes_cfb_dec_k128_w2_loop
+    jmp .Laes_gen_vpaes_cfb_dec_k128_w2_loop
 .Laes_gen_vpaes_cfb_dec_k128_w2_done:
     movdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -910,7 +910,7 @@ aes_gen_vpaes_cfb_dec_k128_w2:
 aes_gen_vpaes_cfb_dec_k128_w1:
     endbr64
     movdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes_cfb_dec_k128_w1_done
     .p2align 4
 .Laes_gen_vpaes_cfb_dec_k128_w1_loop:
@@ -1307,11 +1307,11 @@ aes_gen_vpaes_cfb_dec_k128_w1:
     pshufb .Lvpaes_oute2(%rip), %xmm0
     pxor %xmm1, %xmm0
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes_cfb_dec_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes_cfb_dec_k128_w1_loop
+    jmp .Laes_gen_vpaes_cfb_dec_k128_w1_loop
 .Laes_gen_vpaes_cfb_dec_k128_w1_done:
     movdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -1344,7 +1344,7 @@ aes_gen_vpaes_cfb_dec_k128_w1:
 aes_gen_vpaes_cfb_dec_k192_w2:
     endbr64
     movdqu (%rsi), %xmm2
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes_cfb_dec_k192_w2_done
     .p2align 4
 .Laes_gen_vpaes_cfb_dec_k192_w2_loop:
@@ -2277,11 +2277,11 @@ aes_gen_vpaes_cfb_dec_k192_w2:
     pxor %xmm2, %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes_cfb_dec_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes_cfb_dec_k192_w2_loop
+    jmp .Laes_gen_vpaes_cfb_dec_k192_w2_loop
 .Laes_gen_vpaes_cfb_dec_k192_w2_done:
     movdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -2318,7 +2318,7 @@ aes_gen_vpaes_cfb_dec_k192_w2:
 aes_gen_vpaes_cfb_dec_k192_w1:
     endbr64
     movdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes_cfb_dec_k192_w1_done
     .p2align 4
 .Laes_gen_vpaes_cfb_dec_k192_w1_loop:
@@ -2793,11 +2793,11 @@ aes_gen_vpaes_cfb_dec_k192_w1:
     pshufb .Lvpaes_oute0(%rip), %xmm0
     pxor %xmm1, %xmm0
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes_cfb_dec_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes_cfb_dec_k192_w1_loop
+    jmp .Laes_gen_vpaes_cfb_dec_k192_w1_loop
 .Laes_gen_vpaes_cfb_dec_k192_w1_done:
     movdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -2830,7 +2830,7 @@ aes_gen_vpaes_cfb_dec_k192_w1:
 aes_gen_vpaes_cfb_dec_k256_w2:
     endbr64
     movdqu (%rsi), %xmm2
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes_cfb_dec_k256_w2_done
     .p2align 4
 .Laes_gen_vpaes_cfb_dec_k256_w2_loop:
@@ -3917,11 +3917,11 @@ aes_gen_vpaes_cfb_dec_k256_w2:
     pxor %xmm2, %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes_cfb_dec_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes_cfb_dec_k256_w2_loop
+    jmp .Laes_gen_vpaes_cfb_dec_k256_w2_loop
 .Laes_gen_vpaes_cfb_dec_k256_w2_done:
     movdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -3958,7 +3958,7 @@ aes_gen_vpaes_cfb_dec_k256_w2:
 aes_gen_vpaes_cfb_dec_k256_w1:
     endbr64
     movdqu (%rsi), %xmm1
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes_cfb_dec_k256_w1_done
     .p2align 4
 .Laes_gen_vpaes_cfb_dec_k256_w1_loop:
@@ -4511,11 +4511,11 @@ aes_gen_vpaes_cfb_dec_k256_w1:
     pshufb .Lvpaes_oute2(%rip), %xmm0
     pxor %xmm1, %xmm0
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes_cfb_dec_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes_cfb_dec_k256_w1_loop
+    jmp .Laes_gen_vpaes_cfb_dec_k256_w1_loop
 .Laes_gen_vpaes_cfb_dec_k256_w1_done:
     movdqu %xmm1, (%rsi)
     xor %eax, %eax

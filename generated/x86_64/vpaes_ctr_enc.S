@@ -112,7 +112,7 @@ aes_gen_vpaes_ctr_enc_k128_w2:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes_ctr_enc_k128_w2_done
     .p2align 4
 .Laes_gen_vpaes_ctr_enc_k128_w2_loop:
@@ -929,11 +929,11 @@ aes_gen_vpaes_ctr_enc_k128_w2:
     pxor %xmm3, %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes_ctr_enc_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes_ctr_enc_k128_w2_loop
+    jmp .Laes_gen_vpaes_ctr_enc_k128_w2_loop
 .Laes_gen_vpaes_ctr_enc_k128_w2_done:
     movdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -975,7 +975,7 @@ aes_gen_vpaes_ctr_enc_k128_w1:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes_ctr_enc_k128_w1_done
     .p2align 4
 .Laes_gen_vpaes_ctr_enc_k128_w1_loop:
@@ -1390,11 +1390,11 @@ aes_gen_vpaes_ctr_enc_k128_w1:
     movdqu 0(%rcx), %xmm2
     pxor %xmm2, %xmm0
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes_ctr_enc_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes_ctr_enc_k128_w1_loop
+    jmp .Laes_gen_vpaes_ctr_enc_k128_w1_loop
 .Laes_gen_vpaes_ctr_enc_k128_w1_done:
     movdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -1432,7 +1432,7 @@ aes_gen_vpaes_ctr_enc_k192_w2:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes_ctr_enc_k192_w2_done
     .p2align 4
 .Laes_gen_vpaes_ctr_enc_k192_w2_loop:
@@ -2403,11 +2403,11 @@ aes_gen_vpaes_ctr_enc_k192_w2:
     pxor %xmm3, %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes_ctr_enc_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes_ctr_enc_k192_w2_loop
+    jmp .Laes_gen_vpaes_ctr_enc_k192_w2_loop
 .Laes_gen_vpaes_ctr_enc_k192_w2_done:
     movdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -2449,7 +2449,7 @@ aes_gen_vpaes_ctr_enc_k192_w1:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes_ctr_enc_k192_w1_done
     .p2align 4
 .Laes_gen_vpaes_ctr_enc_k192_w1_loop:
@@ -2942,11 +2942,11 @@ aes_gen_vpaes_ctr_enc_k192_w1:
     movdqu 0(%rcx), %xmm2
     pxor %xmm2, %xmm0
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes_ctr_enc_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes_ctr_enc_k192_w1_loop
+    jmp .Laes_gen_vpaes_ctr_enc_k192_w1_loop
 .Laes_gen_vpaes_ctr_enc_k192_w1_done:
     movdqu %xmm1, (%rsi)
     xor %eax, %eax
@@ -2984,7 +2984,7 @@ aes_gen_vpaes_ctr_enc_k256_w2:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes_ctr_enc_k256_w2_done
     .p2align 4
 .Laes_gen_vpaes_ctr_enc_k256_w2_loop:
@@ -4109,11 +4109,11 @@ aes_gen_vpaes_ctr_enc_k256_w2:
     pxor %xmm3, %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes_ctr_enc_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes_ctr_enc_k256_w2_loop
+    jmp .Laes_gen_vpaes_ctr_enc_k256_w2_loop
 .Laes_gen_vpaes_ctr_enc_k256_w2_done:
     movdqu %xmm2, (%rsi)
     xor %eax, %eax
@@ -4155,7 +4155,7 @@ aes_gen_vpaes_ctr_enc_k256_w1:
     mov 8(%rsi), %r9
     bswap %r10
     bswap %r9
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes_ctr_enc_k256_w1_done
     .p2align 4
 .Laes_gen_vpaes_ctr_enc_k256_w1_loop:
@@ -4726,11 +4726,11 @@ aes_gen_vpaes_ctr_enc_k256_w1:
     movdqu 0(%rcx), %xmm2
     pxor %xmm2, %xmm0
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes_ctr_enc_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes_ctr_enc_k256_w1_loop
+    jmp .Laes_gen_vpaes_ctr_enc_k256_w1_loop
 .Laes_gen_vpaes_ctr_enc_k256_w1_done:
     movdqu %xmm1, (%rsi)
     xor %eax, %eax

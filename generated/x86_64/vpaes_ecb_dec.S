@@ -88,7 +88,7 @@
     .p2align 5
 aes_gen_vpaes_ecb_dec_k128_w2:
     endbr64
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes_ecb_dec_k128_w2_done
     .p2align 4
 .Laes_gen_vpaes_ecb_dec_k128_w2_loop:
@@ -1007,11 +1007,11 @@ aes_gen_vpaes_ecb_dec_k128_w2:
     pshufb .Lvpaes_outd2(%rip), %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes_ecb_dec_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes_ecb_dec_k128_w2_loop
+    jmp .Laes_gen_vpaes_ecb_dec_k128_w2_loop
 .Laes_gen_vpaes_ecb_dec_k128_w2_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -1044,7 +1044,7 @@ aes_gen_vpaes_ecb_dec_k128_w2:
     .p2align 5
 aes_gen_vpaes_ecb_dec_k128_w1:
     endbr64
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes_ecb_dec_k128_w1_done
     .p2align 4
 .Laes_gen_vpaes_ecb_dec_k128_w1_loop:
@@ -1511,11 +1511,11 @@ aes_gen_vpaes_ecb_dec_k128_w1:
     pxor %xmm1, %xmm0
     pshufb .Lvpaes_outd2(%rip), %xmm0
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes_ecb_dec_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes_ecb_dec_k128_w1_loop
+    jmp .Laes_gen_vpaes_ecb_dec_k128_w1_loop
 .Laes_gen_vpaes_ecb_dec_k128_w1_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -1544,7 +1544,7 @@ aes_gen_vpaes_ecb_dec_k128_w1:
     .p2align 5
 aes_gen_vpaes_ecb_dec_k192_w2:
     endbr64
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes_ecb_dec_k192_w2_done
     .p2align 4
 .Laes_gen_vpaes_ecb_dec_k192_w2_loop:
@@ -2649,11 +2649,11 @@ aes_gen_vpaes_ecb_dec_k192_w2:
     pshufb .Lvpaes_outd0(%rip), %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes_ecb_dec_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes_ecb_dec_k192_w2_loop
+    jmp .Laes_gen_vpaes_ecb_dec_k192_w2_loop
 .Laes_gen_vpaes_ecb_dec_k192_w2_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -2686,7 +2686,7 @@ aes_gen_vpaes_ecb_dec_k192_w2:
     .p2align 5
 aes_gen_vpaes_ecb_dec_k192_w1:
     endbr64
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes_ecb_dec_k192_w1_done
     .p2align 4
 .Laes_gen_vpaes_ecb_dec_k192_w1_loop:
@@ -3247,11 +3247,11 @@ aes_gen_vpaes_ecb_dec_k192_w1:
     pxor %xmm1, %xmm0
     pshufb .Lvpaes_outd0(%rip), %xmm0
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes_ecb_dec_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes_ecb_dec_k192_w1_loop
+    jmp .Laes_gen_vpaes_ecb_dec_k192_w1_loop
 .Laes_gen_vpaes_ecb_dec_k192_w1_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -3280,7 +3280,7 @@ aes_gen_vpaes_ecb_dec_k192_w1:
     .p2align 5
 aes_gen_vpaes_ecb_dec_k256_w2:
     endbr64
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes_ecb_dec_k256_w2_done
     .p2align 4
 .Laes_gen_vpaes_ecb_dec_k256_w2_loop:
@@ -4571,11 +4571,11 @@ aes_gen_vpaes_ecb_dec_k256_w2:
     pshufb .Lvpaes_outd2(%rip), %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes_ecb_dec_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes_ecb_dec_k256_w2_loop
+    jmp .Laes_gen_vpaes_ecb_dec_k256_w2_loop
 .Laes_gen_vpaes_ecb_dec_k256_w2_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -4608,7 +4608,7 @@ aes_gen_vpaes_ecb_dec_k256_w2:
     .p2align 5
 aes_gen_vpaes_ecb_dec_k256_w1:
     endbr64
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes_ecb_dec_k256_w1_done
     .p2align 4
 .Laes_gen_vpaes_ecb_dec_k256_w1_loop:
@@ -5263,11 +5263,11 @@ aes_gen_vpaes_ecb_dec_k256_w1:
     pxor %xmm1, %xmm0
     pshufb .Lvpaes_outd2(%rip), %xmm0
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes_ecb_dec_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes_ecb_dec_k256_w1_loop
+    jmp .Laes_gen_vpaes_ecb_dec_k256_w1_loop
 .Laes_gen_vpaes_ecb_dec_k256_w1_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0

@@ -88,7 +88,7 @@
     .p2align 5
 aes_gen_vpaes_ecb_enc_k128_w2:
     endbr64
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes_ecb_enc_k128_w2_done
     .p2align 4
 .Laes_gen_vpaes_ecb_enc_k128_w2_loop:
@@ -863,11 +863,11 @@ aes_gen_vpaes_ecb_enc_k128_w2:
     pshufb .Lvpaes_oute2(%rip), %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes_ecb_enc_k128_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes_ecb_enc_k128_w2_loop
+    jmp .Laes_gen_vpaes_ecb_enc_k128_w2_loop
 .Laes_gen_vpaes_ecb_enc_k128_w2_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -900,7 +900,7 @@ aes_gen_vpaes_ecb_enc_k128_w2:
     .p2align 5
 aes_gen_vpaes_ecb_enc_k128_w1:
     endbr64
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes_ecb_enc_k128_w1_done
     .p2align 4
 .Laes_gen_vpaes_ecb_enc_k128_w1_loop:
@@ -1295,11 +1295,11 @@ aes_gen_vpaes_ecb_enc_k128_w1:
     pxor %xmm1, %xmm0
     pshufb .Lvpaes_oute2(%rip), %xmm0
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes_ecb_enc_k128_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes_ecb_enc_k128_w1_loop
+    jmp .Laes_gen_vpaes_ecb_enc_k128_w1_loop
 .Laes_gen_vpaes_ecb_enc_k128_w1_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -1328,7 +1328,7 @@ aes_gen_vpaes_ecb_enc_k128_w1:
     .p2align 5
 aes_gen_vpaes_ecb_enc_k192_w2:
     endbr64
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes_ecb_enc_k192_w2_done
     .p2align 4
 .Laes_gen_vpaes_ecb_enc_k192_w2_loop:
@@ -2257,11 +2257,11 @@ aes_gen_vpaes_ecb_enc_k192_w2:
     pshufb .Lvpaes_oute0(%rip), %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes_ecb_enc_k192_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes_ecb_enc_k192_w2_loop
+    jmp .Laes_gen_vpaes_ecb_enc_k192_w2_loop
 .Laes_gen_vpaes_ecb_enc_k192_w2_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -2294,7 +2294,7 @@ aes_gen_vpaes_ecb_enc_k192_w2:
     .p2align 5
 aes_gen_vpaes_ecb_enc_k192_w1:
     endbr64
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes_ecb_enc_k192_w1_done
     .p2align 4
 .Laes_gen_vpaes_ecb_enc_k192_w1_loop:
@@ -2767,11 +2767,11 @@ aes_gen_vpaes_ecb_enc_k192_w1:
     pxor %xmm1, %xmm0
     pshufb .Lvpaes_oute0(%rip), %xmm0
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes_ecb_enc_k192_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes_ecb_enc_k192_w1_loop
+    jmp .Laes_gen_vpaes_ecb_enc_k192_w1_loop
 .Laes_gen_vpaes_ecb_enc_k192_w1_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -2800,7 +2800,7 @@ aes_gen_vpaes_ecb_enc_k192_w1:
     .p2align 5
 aes_gen_vpaes_ecb_enc_k256_w2:
     endbr64
-    cmp $2, %r8
+    sub $2, %r8
     jb .Laes_gen_vpaes_ecb_enc_k256_w2_done
     .p2align 4
 .Laes_gen_vpaes_ecb_enc_k256_w2_loop:
@@ -3883,11 +3883,11 @@ aes_gen_vpaes_ecb_enc_k256_w2:
     pshufb .Lvpaes_oute2(%rip), %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
+    sub $2, %r8
+    jb .Laes_gen_vpaes_ecb_enc_k256_w2_done
     add $32, %rcx
     add $32, %rdx
-    sub $2, %r8
-    cmp $2, %r8
-    jae .Laes_gen_vpaes_ecb_enc_k256_w2_loop
+    jmp .Laes_gen_vpaes_ecb_enc_k256_w2_loop
 .Laes_gen_vpaes_ecb_enc_k256_w2_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
@@ -3920,7 +3920,7 @@ aes_gen_vpaes_ecb_enc_k256_w2:
     .p2align 5
 aes_gen_vpaes_ecb_enc_k256_w1:
     endbr64
-    cmp $1, %r8
+    sub $1, %r8
     jb .Laes_gen_vpaes_ecb_enc_k256_w1_done
     .p2align 4
 .Laes_gen_vpaes_ecb_enc_k256_w1_loop:
@@ -4471,11 +4471,11 @@ aes_gen_vpaes_ecb_enc_k256_w1:
     pxor %xmm1, %xmm0
     pshufb .Lvpaes_oute2(%rip), %xmm0
     movdqu %xmm0, 0(%rdx)
+    sub $1, %r8
+    jb .Laes_gen_vpaes_ecb_enc_k256_w1_done
     add $16, %rcx
     add $16, %rdx
-    sub $1, %r8
-    cmp $1, %r8
-    jae .Laes_gen_vpaes_ecb_enc_k256_w1_loop
+    jmp .Laes_gen_vpaes_ecb_enc_k256_w1_loop
 .Laes_gen_vpaes_ecb_enc_k256_w1_done:
     xor %eax, %eax
     pxor %xmm0, %xmm0
