@@ -367,8 +367,12 @@ static int ours_job(struct ours *run, const aes_gen_key *k, unsigned bits,
 /* What the AES instructions alone need, as a job timed beside the row: serial
  * modes wait for each round's result (rounds x latency per 16 bytes), parallel
  * modes are limited by issue rate (rounds x reciprocal throughput per vector of
- * blocks).  -1 for backends that do not run on AES instructions. */
-static int bound_job(const char *backend, enum aes_gen_mode_dir md, unsigned bits, size_t bytes,
+ * blocks), or, when each call waits for the last one's output (`chained`), the
+ * AES instructions take that output (ECB, CBC decryption) and the message is
+ * short, by one block's rounds (rounds x latency per call), whichever is more.
+ * -1 for backends that do not run on AES instructions. */
+static int bound_job(const struct bench_bounds *bd, const char *backend,
+                     enum aes_gen_mode_dir md, unsigned bits, size_t bytes, int chained,
                      struct bench_aes_run *run, struct bench_job *job)
 {
     const double rounds = aes_gen_rounds(bits / 8), blocks = (double)bytes / 16;
@@ -380,7 +384,13 @@ static int bound_job(const char *backend, enum aes_gen_mode_dir md, unsigned bit
         return -1;
     if (aes_gen_mode_is_serial(md))
         return bench_aes_job(BENCH_XMM, 1, blocks * rounds, run, job);
-    return bench_aes_job(vlen, 0, blocks * rounds / (1 << vlen), run, job);
+    const double issue = blocks * rounds / (1 << vlen);
+    const int family = aes_gen_modes[md].family;
+    if (chained && (family == AES_GEN_FAMILY_ECB || family == AES_GEN_FAMILY_CBC) &&
+        bd->have[vlen] &&
+        rounds * bd->latency[vlen] > issue * bd->recip_tput[vlen])
+        return bench_aes_job(vlen, 1, rounds, run, job);
+    return bench_aes_job(vlen, 0, issue, run, job);
 }
 
 static void print_header(const struct options *o, const struct bench_clock *c,
@@ -666,7 +676,8 @@ static int run_table(const struct options *o, const struct bench_clock *c,
                     peer_job[p] = njobs++;
             }
             if (o->bound &&
-                !bound_job(r->backend, r->md, r->key_bits, o->bytes, &aes_run, &jobs[njobs]))
+                !bound_job(b, r->backend, r->md, r->key_bits, o->bytes, o->buffers == 1, &aes_run,
+                           &jobs[njobs]))
                 bjob = njobs++;
             bench_jobs_spread(jobs, njobs, buf, o->bytes, o->samples, o->buffers);
             r->ns = jobs[0].ns_per_byte;
@@ -1065,7 +1076,7 @@ static int run_xts_table(const struct options *o, const struct bench_clock *c, u
                     : aes_gen_key_backend(k);
                 struct bench_aes_run run;
                 int bjob = -1;
-                if (o->bound && !bound_job(backend, md, bits, len, &run, &set.jobs[set.n]))
+                if (o->bound && !bound_job(NULL, backend, md, bits, len, 0, &run, &set.jobs[set.n]))
                     bjob = set.n;
                 bench_jobs(set.jobs, set.n + (bjob >= 0), buf, len, o->samples);
                 const struct bench_job *ours = &set.jobs[0];

@@ -58,6 +58,18 @@ static void run_reps(const struct bench_job *job, size_t reps, uint8_t *buf, siz
     }
 }
 
+/* Scalar work before each timing: after one job's wide vector code (Intel
+ * ipsec-mb's AVX-512, our zmm kernels) the core runs slower for a while
+ * (measured: the next job of a 16-byte table 2-6% slower for about half a
+ * millisecond), which would otherwise count against whichever job comes
+ * next. */
+static void settle(void)
+{
+    const double start = bench_now_ns();
+    while (bench_now_ns() - start < 1e6)
+        ;
+}
+
 void bench_jobs_spread(struct bench_job *jobs, int n, uint8_t *buf, size_t len, int samples,
                        int nbuf)
 {
@@ -83,6 +95,7 @@ void bench_jobs_spread(struct bench_job *jobs, int n, uint8_t *buf, size_t len, 
     }
     for (int s = 0; s < samples; s++)
         for (int j = 0; j < n && j < MAX_JOBS; j++) {
+            settle();
             const double start = bench_now_ns();
             run_reps(&jobs[j], reps[j], buf, len, slot, nbuf);
             t[j][s] = (bench_now_ns() - start) / ((double)reps[j] * (double)len);
