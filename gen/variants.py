@@ -244,13 +244,14 @@ _BACKENDS = (
     Backend("vaes512", "vaes512", "zmm, 4 blocks per register; parallel modes", True, 0,
             ("aesni", "avx", "vaes", "avx512f", "avx512bw", "avx512vl"), "vaes",
             default_widths=(1, 2, 3, 4, 8, 16, 32), arch="x86_64", aes_bytes=64, serial_modes=False,
-            # Widths 2 and 3 run on xmm with their keys in registers: a message
-            # of 32 or 48 bytes (and a group's last 2 or 3 blocks) otherwise went
-            # block by block through width 1.  Independent 32- and 48-byte ECB
-            # calls on Zen 5: 0.162 -> 0.143 and 0.171 -> 0.108 ns/B; their
-            # keys as memory operands measured 0.162 (width 1 keeps them there:
-            # 16 bytes, 0.22 against 0.26 with registers).  GCM and XTS keep
-            # their widths (family_widths).
+            # Widths 2 and 3 run on xmm (ECB and CTR reload each round key
+            # into one register, the others hold them: skeletons.keys_reloaded):
+            # a message of 32 or 48 bytes (and a group's last 2 or 3 blocks)
+            # otherwise went block by block through width 1.  Independent 32-
+            # and 48-byte ECB calls on Zen 5: 0.162 -> 0.143 and 0.171 -> 0.108
+            # ns/B; their keys as memory operands measured 0.162 (width 1 keeps
+            # them there: 16 bytes, 0.22 against 0.26 with registers).  GCM and
+            # XTS keep their widths (family_widths).
             # XTS at 32 blocks (a tweak register per block register, gen/x86/
             # xts.py): AES-192/256 reload a few round keys per group and the
             # tweaks step by a dword rotation; on Zen 5 at 64 KiB it ran

@@ -528,70 +528,59 @@ aes_gen_aesni_avx_ecb_dec_k128_w4:
 
 # int aes_gen_aesni_avx_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 temporary: data loads
-#   %xmm3 rk0
-#   %xmm13 rk1
-#   %xmm12 rk2
-#   %xmm11 rk3
-#   %xmm10 rk4
-#   %xmm9 rk5
-#   %xmm8 rk6
-#   %xmm7 rk7
-#   %xmm6 rk8
-#   %xmm5 rk9
-#   %xmm4 rk10
+#   %xmm2 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_ecb_dec_k128_w2
     .type aes_gen_aesni_avx_ecb_dec_k128_w2, @function
     .p2align 5
 aes_gen_aesni_avx_ecb_dec_k128_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm3
-    vmovdqu 16(%rdi), %xmm13
-    vmovdqu 32(%rdi), %xmm12
-    vmovdqu 48(%rdi), %xmm11
-    vmovdqu 64(%rdi), %xmm10
-    vmovdqu 80(%rdi), %xmm9
-    vmovdqu 96(%rdi), %xmm8
-    vmovdqu 112(%rdi), %xmm7
-    vmovdqu 128(%rdi), %xmm6
-    vmovdqu 144(%rdi), %xmm5
-    vmovdqu 160(%rdi), %xmm4
     sub $2, %r8
     jb .Laes_gen_aesni_avx_ecb_dec_k128_w2_done
     .p2align 4
 .Laes_gen_aesni_avx_ecb_dec_k128_w2_loop:
     vmovdqu 0(%rcx), %xmm0
     vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm3, %xmm0, %xmm0
-    vpxor %xmm3, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xca         # vaesdec %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc9         # vaesdec %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xde,0xc7         # vaesdec %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcf         # vaesdec %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xce         # vaesdec %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdf,0xc4         # vaesdeclast %xmm4, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdf,0xcc         # vaesdeclast %xmm4, %xmm1, %xmm1
+    vmovdqu 0(%rdi), %xmm2
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm2, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 144(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 160(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdf,0xc2         # vaesdeclast %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdf,0xca         # vaesdeclast %xmm2, %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     sub $2, %r8
@@ -603,17 +592,7 @@ aes_gen_aesni_avx_ecb_dec_k128_w2:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
+    vpxor %xmm2, %xmm2, %xmm2
     ret
     .size aes_gen_aesni_avx_ecb_dec_k128_w2, .-aes_gen_aesni_avx_ecb_dec_k128_w2
 
@@ -1238,78 +1217,65 @@ aes_gen_aesni_avx_ecb_dec_k192_w4:
 
 # int aes_gen_aesni_avx_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 13 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 temporary: data loads
-#   %xmm3 rk0
-#   %xmm15 rk1
-#   %xmm14 rk2
-#   %xmm13 rk3
-#   %xmm12 rk4
-#   %xmm11 rk5
-#   %xmm10 rk6
-#   %xmm9 rk7
-#   %xmm8 rk8
-#   %xmm7 rk9
-#   %xmm6 rk10
-#   %xmm5 rk11
-#   %xmm4 rk12
+#   %xmm2 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_ecb_dec_k192_w2
     .type aes_gen_aesni_avx_ecb_dec_k192_w2, @function
     .p2align 5
 aes_gen_aesni_avx_ecb_dec_k192_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm3
-    vmovdqu 16(%rdi), %xmm15
-    vmovdqu 32(%rdi), %xmm14
-    vmovdqu 48(%rdi), %xmm13
-    vmovdqu 64(%rdi), %xmm12
-    vmovdqu 80(%rdi), %xmm11
-    vmovdqu 96(%rdi), %xmm10
-    vmovdqu 112(%rdi), %xmm9
-    vmovdqu 128(%rdi), %xmm8
-    vmovdqu 144(%rdi), %xmm7
-    vmovdqu 160(%rdi), %xmm6
-    vmovdqu 176(%rdi), %xmm5
-    vmovdqu 192(%rdi), %xmm4
     sub $2, %r8
     jb .Laes_gen_aesni_avx_ecb_dec_k192_w2_done
     .p2align 4
 .Laes_gen_aesni_avx_ecb_dec_k192_w2_loop:
     vmovdqu 0(%rcx), %xmm0
     vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm3, %xmm0, %xmm0
-    vpxor %xmm3, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcf         # vaesdec %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xce         # vaesdec %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xca         # vaesdec %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc9         # vaesdec %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xde,0xc7         # vaesdec %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcf         # vaesdec %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xce         # vaesdec %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdf,0xc4         # vaesdeclast %xmm4, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdf,0xcc         # vaesdeclast %xmm4, %xmm1, %xmm1
+    vmovdqu 0(%rdi), %xmm2
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm2, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 144(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 160(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 176(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 192(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdf,0xc2         # vaesdeclast %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdf,0xca         # vaesdeclast %xmm2, %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     sub $2, %r8
@@ -1321,19 +1287,7 @@ aes_gen_aesni_avx_ecb_dec_k192_w2:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
+    vpxor %xmm2, %xmm2, %xmm2
     ret
     .size aes_gen_aesni_avx_ecb_dec_k192_w2, .-aes_gen_aesni_avx_ecb_dec_k192_w2
 
@@ -2014,84 +1968,71 @@ aes_gen_aesni_avx_ecb_dec_k256_w4:
 
 # int aes_gen_aesni_avx_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 15 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 temporary: data loads, spilled round keys rk1 rk2
-#   %xmm3 rk0
-#   %xmm15 rk3
-#   %xmm14 rk4
-#   %xmm13 rk5
-#   %xmm12 rk6
-#   %xmm11 rk7
-#   %xmm10 rk8
-#   %xmm9 rk9
-#   %xmm8 rk10
-#   %xmm7 rk11
-#   %xmm6 rk12
-#   %xmm5 rk13
-#   %xmm4 rk14
+#   %xmm2 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_ecb_dec_k256_w2
     .type aes_gen_aesni_avx_ecb_dec_k256_w2, @function
     .p2align 5
 aes_gen_aesni_avx_ecb_dec_k256_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm3
-    vmovdqu 48(%rdi), %xmm15
-    vmovdqu 64(%rdi), %xmm14
-    vmovdqu 80(%rdi), %xmm13
-    vmovdqu 96(%rdi), %xmm12
-    vmovdqu 112(%rdi), %xmm11
-    vmovdqu 128(%rdi), %xmm10
-    vmovdqu 144(%rdi), %xmm9
-    vmovdqu 160(%rdi), %xmm8
-    vmovdqu 176(%rdi), %xmm7
-    vmovdqu 192(%rdi), %xmm6
-    vmovdqu 208(%rdi), %xmm5
-    vmovdqu 224(%rdi), %xmm4
     sub $2, %r8
     jb .Laes_gen_aesni_avx_ecb_dec_k256_w2_done
     .p2align 4
 .Laes_gen_aesni_avx_ecb_dec_k256_w2_loop:
     vmovdqu 0(%rcx), %xmm0
     vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm3, %xmm0, %xmm0
-    vpxor %xmm3, %xmm1, %xmm1
+    vmovdqu 0(%rdi), %xmm2
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm2, %xmm1, %xmm1
     vmovdqu 16(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
     vmovdqu 32(%rdi), %xmm2
     .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcf         # vaesdec %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xce         # vaesdec %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xca         # vaesdec %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc9         # vaesdec %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xde,0xc7         # vaesdec %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcf         # vaesdec %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xde,0xc6         # vaesdec %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xce         # vaesdec %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdf,0xc4         # vaesdeclast %xmm4, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdf,0xcc         # vaesdeclast %xmm4, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 144(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 160(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 176(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 192(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 208(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xde,0xc2         # vaesdec %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xca         # vaesdec %xmm2, %xmm1, %xmm1
+    vmovdqu 224(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdf,0xc2         # vaesdeclast %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdf,0xca         # vaesdeclast %xmm2, %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     sub $2, %r8
@@ -2104,19 +2045,6 @@ aes_gen_aesni_avx_ecb_dec_k256_w2:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
     ret
     .size aes_gen_aesni_avx_ecb_dec_k256_w2, .-aes_gen_aesni_avx_ecb_dec_k256_w2
 

@@ -1001,7 +1001,7 @@ aes_gen_aesni_avx_xts_dec_k192_w4:
 
 # int aes_gen_aesni_avx_xts_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 13 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
 # Requires: AESNI, AVX.
@@ -1011,33 +1011,13 @@ aes_gen_aesni_avx_xts_dec_k192_w4:
 #   %xmm2 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
 #   %xmm3 tweaks of block register 0: this group's, then the next group's
 #   %xmm4 tweaks of block register 1: this group's, then the next group's
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3
-#   %xmm6 rk0
-#   %xmm15 rk4
-#   %xmm14 rk5
-#   %xmm13 rk6
-#   %xmm12 rk7
-#   %xmm11 rk8
-#   %xmm10 rk9
-#   %xmm9 rk10
-#   %xmm8 rk11
-#   %xmm7 rk12
+#   %xmm5 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_xts_dec_k192_w2
     .type aes_gen_aesni_avx_xts_dec_k192_w2, @function
     .p2align 5
 aes_gen_aesni_avx_xts_dec_k192_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm6
-    vmovdqu 64(%rdi), %xmm15
-    vmovdqu 80(%rdi), %xmm14
-    vmovdqu 96(%rdi), %xmm13
-    vmovdqu 112(%rdi), %xmm12
-    vmovdqu 128(%rdi), %xmm11
-    vmovdqu 144(%rdi), %xmm10
-    vmovdqu 160(%rdi), %xmm9
-    vmovdqu 176(%rdi), %xmm8
-    vmovdqu 192(%rdi), %xmm7
     vmovdqu (%rsi), %xmm3
     vpshufd $19, %xmm3, %xmm2
     vpsrad $31, %xmm2, %xmm2
@@ -1049,49 +1029,57 @@ aes_gen_aesni_avx_xts_dec_k192_w2:
     .p2align 4
 .Laes_gen_aesni_avx_xts_dec_k192_w2_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm6, %xmm0, %xmm0
+    vpxor 0(%rdi), %xmm0, %xmm0
     vpxor %xmm3, %xmm0, %xmm0
-    vpxor %xmm7, %xmm3, %xmm2
+    vpxor 192(%rdi), %xmm3, %xmm2
     vmovdqu %xmm2, 0(%rdx)
     vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm6, %xmm1, %xmm1
+    vpxor 0(%rdi), %xmm1, %xmm1
     vpxor %xmm4, %xmm1, %xmm1
-    vpxor %xmm7, %xmm4, %xmm2
+    vpxor 192(%rdi), %xmm4, %xmm2
     vmovdqu %xmm2, 16(%rdx)
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
-    vpshufd $19, %xmm4, %xmm2
     vmovdqu 32(%rdi), %xmm5
+    vpshufd $19, %xmm4, %xmm2
     .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
-    vpsrad $31, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
     vmovdqu 48(%rdi), %xmm5
-    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
-    vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
-    vpaddq %xmm4, %xmm4, %xmm3
-    .byte 0xc4,0xc2,0x71,0xde,0xcf         # vaesdec %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xce         # vaesdec %xmm14, %xmm1, %xmm1
-    vpxor %xmm2, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    vpshufd $19, %xmm3, %xmm2
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
     vpsrad $31, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm5
     vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x71,0xde,0xca         # vaesdec %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc9         # vaesdec %xmm9, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
+    vpaddq %xmm4, %xmm4, %xmm3
+    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
+    vpxor %xmm2, %xmm3, %xmm3
+    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
+    vpshufd $19, %xmm3, %xmm2
+    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
+    vpsrad $31, %xmm2, %xmm2
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
+    vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
+    vmovdqu 160(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
     vpaddq %xmm3, %xmm3, %xmm4
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
+    vmovdqu 176(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
     vpxor %xmm2, %xmm4, %xmm4
     .byte 0xc4,0xe2,0x79,0xdf,0x02         # vaesdeclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
@@ -1111,16 +1099,6 @@ aes_gen_aesni_avx_xts_dec_k192_w2:
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
     ret
     .size aes_gen_aesni_avx_xts_dec_k192_w2, .-aes_gen_aesni_avx_xts_dec_k192_w2
 
@@ -1626,7 +1604,7 @@ aes_gen_aesni_avx_xts_dec_k256_w4:
 
 # int aes_gen_aesni_avx_xts_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 15 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
 # Requires: AESNI, AVX.
@@ -1636,33 +1614,13 @@ aes_gen_aesni_avx_xts_dec_k256_w4:
 #   %xmm2 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
 #   %xmm3 tweaks of block register 0: this group's, then the next group's
 #   %xmm4 tweaks of block register 1: this group's, then the next group's
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
-#   %xmm6 rk0
-#   %xmm15 rk6
-#   %xmm14 rk7
-#   %xmm13 rk8
-#   %xmm12 rk9
-#   %xmm11 rk10
-#   %xmm10 rk11
-#   %xmm9 rk12
-#   %xmm8 rk13
-#   %xmm7 rk14
+#   %xmm5 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_avx_xts_dec_k256_w2
     .type aes_gen_aesni_avx_xts_dec_k256_w2, @function
     .p2align 5
 aes_gen_aesni_avx_xts_dec_k256_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm6
-    vmovdqu 96(%rdi), %xmm15
-    vmovdqu 112(%rdi), %xmm14
-    vmovdqu 128(%rdi), %xmm13
-    vmovdqu 144(%rdi), %xmm12
-    vmovdqu 160(%rdi), %xmm11
-    vmovdqu 176(%rdi), %xmm10
-    vmovdqu 192(%rdi), %xmm9
-    vmovdqu 208(%rdi), %xmm8
-    vmovdqu 224(%rdi), %xmm7
     vmovdqu (%rsi), %xmm3
     vpshufd $19, %xmm3, %xmm2
     vpsrad $31, %xmm2, %xmm2
@@ -1674,14 +1632,14 @@ aes_gen_aesni_avx_xts_dec_k256_w2:
     .p2align 4
 .Laes_gen_aesni_avx_xts_dec_k256_w2_loop:
     vmovdqu 0(%rcx), %xmm0
-    vpxor %xmm6, %xmm0, %xmm0
+    vpxor 0(%rdi), %xmm0, %xmm0
     vpxor %xmm3, %xmm0, %xmm0
-    vpxor %xmm7, %xmm3, %xmm2
+    vpxor 224(%rdi), %xmm3, %xmm2
     vmovdqu %xmm2, 0(%rdx)
     vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm6, %xmm1, %xmm1
+    vpxor 0(%rdi), %xmm1, %xmm1
     vpxor %xmm4, %xmm1, %xmm1
-    vpxor %xmm7, %xmm4, %xmm2
+    vpxor 224(%rdi), %xmm4, %xmm2
     vmovdqu %xmm2, 16(%rdx)
     vmovdqu 16(%rdi), %xmm5
     .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
@@ -1691,38 +1649,46 @@ aes_gen_aesni_avx_xts_dec_k256_w2:
     .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
     vmovdqu 48(%rdi), %xmm5
-    vpsrad $31, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
+    vpsrad $31, %xmm2, %xmm2
     .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
     vmovdqu 64(%rdi), %xmm5
-    vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
     .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
+    vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
     vmovdqu 80(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm5
     vpaddq %xmm4, %xmm4, %xmm3
     .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
     .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc7         # vaesdec %xmm15, %xmm0, %xmm0
+    vmovdqu 112(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
     vpxor %xmm2, %xmm3, %xmm3
-    .byte 0xc4,0xc2,0x71,0xde,0xcf         # vaesdec %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc6         # vaesdec %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xce         # vaesdec %xmm14, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
     vpshufd $19, %xmm3, %xmm2
-    .byte 0xc4,0xc2,0x79,0xde,0xc5         # vaesdec %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcd         # vaesdec %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc4         # vaesdec %xmm12, %xmm0, %xmm0
+    vmovdqu 144(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
+    vmovdqu 160(%rdi), %xmm5
     vpsrad $31, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x71,0xde,0xcc         # vaesdec %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc3         # vaesdec %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xcb         # vaesdec %xmm11, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
+    vmovdqu 176(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
     vpand .Laesni_avx_xts_double(%rip), %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xde,0xc2         # vaesdec %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xca         # vaesdec %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc1         # vaesdec %xmm9, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
+    vmovdqu 192(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
     vpaddq %xmm3, %xmm3, %xmm4
-    .byte 0xc4,0xc2,0x71,0xde,0xc9         # vaesdec %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xde,0xc0         # vaesdec %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xde,0xc8         # vaesdec %xmm8, %xmm1, %xmm1
+    vmovdqu 208(%rdi), %xmm5
+    .byte 0xc4,0xe2,0x79,0xde,0xc5         # vaesdec %xmm5, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xde,0xcd         # vaesdec %xmm5, %xmm1, %xmm1
     vpxor %xmm2, %xmm4, %xmm4
     .byte 0xc4,0xe2,0x79,0xdf,0x02         # vaesdeclast 0(%rdx), %xmm0, %xmm0
     vmovdqu %xmm0, 0(%rdx)
@@ -1742,16 +1708,6 @@ aes_gen_aesni_avx_xts_dec_k256_w2:
     vpxor %xmm3, %xmm3, %xmm3
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
     ret
     .size aes_gen_aesni_avx_xts_dec_k256_w2, .-aes_gen_aesni_avx_xts_dec_k256_w2
 

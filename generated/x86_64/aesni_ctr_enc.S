@@ -923,7 +923,7 @@ aes_gen_aesni_ctr_enc_k128_w4:
 
 # int aes_gen_aesni_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
 # Requires: SSE2, SSSE3, AESNI.
@@ -931,18 +931,7 @@ aes_gen_aesni_ctr_enc_k128_w4:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 counter block, big-endian, in every lane
-#   %xmm3 temporary: data loads
-#   %xmm4 rk0
-#   %xmm14 rk1
-#   %xmm13 rk2
-#   %xmm12 rk3
-#   %xmm11 rk4
-#   %xmm10 rk5
-#   %xmm9 rk6
-#   %xmm8 rk7
-#   %xmm7 rk8
-#   %xmm6 rk9
-#   %xmm5 rk10
+#   %xmm3 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
 #   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_aesni_ctr_enc_k128_w2
@@ -950,17 +939,6 @@ aes_gen_aesni_ctr_enc_k128_w4:
     .p2align 5
 aes_gen_aesni_ctr_enc_k128_w2:
     endbr64
-    movdqu 0(%rdi), %xmm4
-    movdqu 16(%rdi), %xmm14
-    movdqu 32(%rdi), %xmm13
-    movdqu 48(%rdi), %xmm12
-    movdqu 64(%rdi), %xmm11
-    movdqu 80(%rdi), %xmm10
-    movdqu 96(%rdi), %xmm9
-    movdqu 112(%rdi), %xmm8
-    movdqu 128(%rdi), %xmm7
-    movdqu 144(%rdi), %xmm6
-    movdqu 160(%rdi), %xmm5
     movdqu (%rsi), %xmm2
     mov (%rsi), %r10
     mov 8(%rsi), %r9
@@ -1010,28 +988,39 @@ aes_gen_aesni_ctr_enc_k128_w2:
     pshufb .Laesni_ctr_bswap(%rip), %xmm1
     pshufb .Laesni_ctr_bswap(%rip), %xmm2
 .Laes_gen_aesni_ctr_enc_k128_w2_counters:
-    pxor %xmm4, %xmm0
-    pxor %xmm4, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xce    # aesenc %xmm14, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcb    # aesenc %xmm11, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc2    # aesenc %xmm10, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xca    # aesenc %xmm10, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xce         # aesenc %xmm6, %xmm1
-    .byte 0x66,0x0f,0x38,0xdd,0xc5         # aesenclast %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xcd         # aesenclast %xmm5, %xmm1
+    movdqu 0(%rdi), %xmm3
+    pxor %xmm3, %xmm0
+    pxor %xmm3, %xmm1
+    movdqu 16(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 112(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 128(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 144(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 160(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdd,0xc3         # aesenclast %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcb         # aesenclast %xmm3, %xmm1
     movdqu 0(%rcx), %xmm3
     pxor %xmm3, %xmm0
     movdqu 16(%rcx), %xmm3
@@ -1050,17 +1039,6 @@ aes_gen_aesni_ctr_enc_k128_w2:
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
     pxor %xmm3, %xmm3
-    pxor %xmm4, %xmm4
-    pxor %xmm5, %xmm5
-    pxor %xmm6, %xmm6
-    pxor %xmm7, %xmm7
-    pxor %xmm8, %xmm8
-    pxor %xmm9, %xmm9
-    pxor %xmm10, %xmm10
-    pxor %xmm11, %xmm11
-    pxor %xmm12, %xmm12
-    pxor %xmm13, %xmm13
-    pxor %xmm14, %xmm14
     ret
     .size aes_gen_aesni_ctr_enc_k128_w2, .-aes_gen_aesni_ctr_enc_k128_w2
 
@@ -2093,7 +2071,7 @@ aes_gen_aesni_ctr_enc_k192_w4:
 
 # int aes_gen_aesni_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 13 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
 # Requires: SSE2, SSSE3, AESNI.
@@ -2101,19 +2079,7 @@ aes_gen_aesni_ctr_enc_k192_w4:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 counter block, big-endian, in every lane
-#   %xmm3 temporary: data loads, spilled round keys rk1
-#   %xmm4 rk0
-#   %xmm15 rk2
-#   %xmm14 rk3
-#   %xmm13 rk4
-#   %xmm12 rk5
-#   %xmm11 rk6
-#   %xmm10 rk7
-#   %xmm9 rk8
-#   %xmm8 rk9
-#   %xmm7 rk10
-#   %xmm6 rk11
-#   %xmm5 rk12
+#   %xmm3 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
 #   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_aesni_ctr_enc_k192_w2
@@ -2121,18 +2087,6 @@ aes_gen_aesni_ctr_enc_k192_w4:
     .p2align 5
 aes_gen_aesni_ctr_enc_k192_w2:
     endbr64
-    movdqu 0(%rdi), %xmm4
-    movdqu 32(%rdi), %xmm15
-    movdqu 48(%rdi), %xmm14
-    movdqu 64(%rdi), %xmm13
-    movdqu 80(%rdi), %xmm12
-    movdqu 96(%rdi), %xmm11
-    movdqu 112(%rdi), %xmm10
-    movdqu 128(%rdi), %xmm9
-    movdqu 144(%rdi), %xmm8
-    movdqu 160(%rdi), %xmm7
-    movdqu 176(%rdi), %xmm6
-    movdqu 192(%rdi), %xmm5
     movdqu (%rsi), %xmm2
     mov (%rsi), %r10
     mov 8(%rsi), %r9
@@ -2182,33 +2136,45 @@ aes_gen_aesni_ctr_enc_k192_w2:
     pshufb .Laesni_ctr_bswap(%rip), %xmm1
     pshufb .Laesni_ctr_bswap(%rip), %xmm2
 .Laes_gen_aesni_ctr_enc_k192_w2_counters:
-    pxor %xmm4, %xmm0
-    pxor %xmm4, %xmm1
+    movdqu 0(%rdi), %xmm3
+    pxor %xmm3, %xmm0
+    pxor %xmm3, %xmm1
     movdqu 16(%rdi), %xmm3
     .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xce    # aesenc %xmm14, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcb    # aesenc %xmm11, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc2    # aesenc %xmm10, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xca    # aesenc %xmm10, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xce         # aesenc %xmm6, %xmm1
-    .byte 0x66,0x0f,0x38,0xdd,0xc5         # aesenclast %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xcd         # aesenclast %xmm5, %xmm1
+    movdqu 32(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 48(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 112(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 128(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 144(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 160(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 176(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 192(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdd,0xc3         # aesenclast %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcb         # aesenclast %xmm3, %xmm1
     movdqu 0(%rcx), %xmm3
     pxor %xmm3, %xmm0
     movdqu 16(%rcx), %xmm3
@@ -2227,18 +2193,6 @@ aes_gen_aesni_ctr_enc_k192_w2:
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
     pxor %xmm3, %xmm3
-    pxor %xmm4, %xmm4
-    pxor %xmm5, %xmm5
-    pxor %xmm6, %xmm6
-    pxor %xmm7, %xmm7
-    pxor %xmm8, %xmm8
-    pxor %xmm9, %xmm9
-    pxor %xmm10, %xmm10
-    pxor %xmm11, %xmm11
-    pxor %xmm12, %xmm12
-    pxor %xmm13, %xmm13
-    pxor %xmm14, %xmm14
-    pxor %xmm15, %xmm15
     ret
     .size aes_gen_aesni_ctr_enc_k192_w2, .-aes_gen_aesni_ctr_enc_k192_w2
 
@@ -3333,7 +3287,7 @@ aes_gen_aesni_ctr_enc_k256_w4:
 
 # int aes_gen_aesni_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 15 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
 # Requires: SSE2, SSSE3, AESNI.
@@ -3341,19 +3295,7 @@ aes_gen_aesni_ctr_enc_k256_w4:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 counter block, big-endian, in every lane
-#   %xmm3 temporary: data loads, spilled round keys rk1 rk2 rk3
-#   %xmm4 rk0
-#   %xmm15 rk4
-#   %xmm14 rk5
-#   %xmm13 rk6
-#   %xmm12 rk7
-#   %xmm11 rk8
-#   %xmm10 rk9
-#   %xmm9 rk10
-#   %xmm8 rk11
-#   %xmm7 rk12
-#   %xmm6 rk13
-#   %xmm5 rk14
+#   %xmm3 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
 #   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_aesni_ctr_enc_k256_w2
@@ -3361,18 +3303,6 @@ aes_gen_aesni_ctr_enc_k256_w4:
     .p2align 5
 aes_gen_aesni_ctr_enc_k256_w2:
     endbr64
-    movdqu 0(%rdi), %xmm4
-    movdqu 64(%rdi), %xmm15
-    movdqu 80(%rdi), %xmm14
-    movdqu 96(%rdi), %xmm13
-    movdqu 112(%rdi), %xmm12
-    movdqu 128(%rdi), %xmm11
-    movdqu 144(%rdi), %xmm10
-    movdqu 160(%rdi), %xmm9
-    movdqu 176(%rdi), %xmm8
-    movdqu 192(%rdi), %xmm7
-    movdqu 208(%rdi), %xmm6
-    movdqu 224(%rdi), %xmm5
     movdqu (%rsi), %xmm2
     mov (%rsi), %r10
     mov 8(%rsi), %r9
@@ -3422,8 +3352,9 @@ aes_gen_aesni_ctr_enc_k256_w2:
     pshufb .Laesni_ctr_bswap(%rip), %xmm1
     pshufb .Laesni_ctr_bswap(%rip), %xmm2
 .Laes_gen_aesni_ctr_enc_k256_w2_counters:
-    pxor %xmm4, %xmm0
-    pxor %xmm4, %xmm1
+    movdqu 0(%rdi), %xmm3
+    pxor %xmm3, %xmm0
+    pxor %xmm3, %xmm1
     movdqu 16(%rdi), %xmm3
     .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
@@ -3433,28 +3364,39 @@ aes_gen_aesni_ctr_enc_k256_w2:
     movdqu 48(%rdi), %xmm3
     .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
     .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc7    # aesenc %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcf    # aesenc %xmm15, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc6    # aesenc %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xce    # aesenc %xmm14, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc5    # aesenc %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcd    # aesenc %xmm13, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc4    # aesenc %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcc    # aesenc %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc3    # aesenc %xmm11, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xcb    # aesenc %xmm11, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc2    # aesenc %xmm10, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xca    # aesenc %xmm10, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc1    # aesenc %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc9    # aesenc %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc0    # aesenc %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xdc,0xc8    # aesenc %xmm8, %xmm1
-    .byte 0x66,0x0f,0x38,0xdc,0xc7         # aesenc %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xcf         # aesenc %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xdc,0xc6         # aesenc %xmm6, %xmm0
-    .byte 0x66,0x0f,0x38,0xdc,0xce         # aesenc %xmm6, %xmm1
-    .byte 0x66,0x0f,0x38,0xdd,0xc5         # aesenclast %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xdd,0xcd         # aesenclast %xmm5, %xmm1
+    movdqu 64(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 80(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 96(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 112(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 128(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 144(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 160(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 176(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 192(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 208(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdc,0xc3         # aesenc %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdc,0xcb         # aesenc %xmm3, %xmm1
+    movdqu 224(%rdi), %xmm3
+    .byte 0x66,0x0f,0x38,0xdd,0xc3         # aesenclast %xmm3, %xmm0
+    .byte 0x66,0x0f,0x38,0xdd,0xcb         # aesenclast %xmm3, %xmm1
     movdqu 0(%rcx), %xmm3
     pxor %xmm3, %xmm0
     movdqu 16(%rcx), %xmm3
@@ -3473,18 +3415,6 @@ aes_gen_aesni_ctr_enc_k256_w2:
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
     pxor %xmm3, %xmm3
-    pxor %xmm4, %xmm4
-    pxor %xmm5, %xmm5
-    pxor %xmm6, %xmm6
-    pxor %xmm7, %xmm7
-    pxor %xmm8, %xmm8
-    pxor %xmm9, %xmm9
-    pxor %xmm10, %xmm10
-    pxor %xmm11, %xmm11
-    pxor %xmm12, %xmm12
-    pxor %xmm13, %xmm13
-    pxor %xmm14, %xmm14
-    pxor %xmm15, %xmm15
     ret
     .size aes_gen_aesni_ctr_enc_k256_w2, .-aes_gen_aesni_ctr_enc_k256_w2
 

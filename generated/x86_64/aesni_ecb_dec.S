@@ -528,70 +528,59 @@ aes_gen_aesni_ecb_dec_k128_w4:
 
 # int aes_gen_aesni_ecb_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 temporary: data loads
-#   %xmm3 rk0
-#   %xmm13 rk1
-#   %xmm12 rk2
-#   %xmm11 rk3
-#   %xmm10 rk4
-#   %xmm9 rk5
-#   %xmm8 rk6
-#   %xmm7 rk7
-#   %xmm6 rk8
-#   %xmm5 rk9
-#   %xmm4 rk10
+#   %xmm2 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_ecb_dec_k128_w2
     .type aes_gen_aesni_ecb_dec_k128_w2, @function
     .p2align 5
 aes_gen_aesni_ecb_dec_k128_w2:
     endbr64
-    movdqu 0(%rdi), %xmm3
-    movdqu 16(%rdi), %xmm13
-    movdqu 32(%rdi), %xmm12
-    movdqu 48(%rdi), %xmm11
-    movdqu 64(%rdi), %xmm10
-    movdqu 80(%rdi), %xmm9
-    movdqu 96(%rdi), %xmm8
-    movdqu 112(%rdi), %xmm7
-    movdqu 128(%rdi), %xmm6
-    movdqu 144(%rdi), %xmm5
-    movdqu 160(%rdi), %xmm4
     sub $2, %r8
     jb .Laes_gen_aesni_ecb_dec_k128_w2_done
     .p2align 4
 .Laes_gen_aesni_ecb_dec_k128_w2_loop:
     movdqu 0(%rcx), %xmm0
     movdqu 16(%rcx), %xmm1
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc4    # aesdec %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcc    # aesdec %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc3    # aesdec %xmm11, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcb    # aesdec %xmm11, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc2    # aesdec %xmm10, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xca    # aesdec %xmm10, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc0    # aesdec %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc8    # aesdec %xmm8, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xc6         # aesdec %xmm6, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xce         # aesdec %xmm6, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    .byte 0x66,0x0f,0x38,0xdf,0xc4         # aesdeclast %xmm4, %xmm0
-    .byte 0x66,0x0f,0x38,0xdf,0xcc         # aesdeclast %xmm4, %xmm1
+    movdqu 0(%rdi), %xmm2
+    pxor %xmm2, %xmm0
+    pxor %xmm2, %xmm1
+    movdqu 16(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 32(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 48(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 64(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 80(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 96(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 112(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 128(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 144(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 160(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdf,0xc2         # aesdeclast %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xdf,0xca         # aesdeclast %xmm2, %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     sub $2, %r8
@@ -603,17 +592,7 @@ aes_gen_aesni_ecb_dec_k128_w2:
     xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
-    pxor %xmm3, %xmm3
-    pxor %xmm4, %xmm4
-    pxor %xmm5, %xmm5
-    pxor %xmm6, %xmm6
-    pxor %xmm7, %xmm7
-    pxor %xmm8, %xmm8
-    pxor %xmm9, %xmm9
-    pxor %xmm10, %xmm10
-    pxor %xmm11, %xmm11
-    pxor %xmm12, %xmm12
-    pxor %xmm13, %xmm13
+    pxor %xmm2, %xmm2
     ret
     .size aes_gen_aesni_ecb_dec_k128_w2, .-aes_gen_aesni_ecb_dec_k128_w2
 
@@ -1271,78 +1250,65 @@ aes_gen_aesni_ecb_dec_k192_w4:
 
 # int aes_gen_aesni_ecb_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 13 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 temporary: data loads
-#   %xmm3 rk0
-#   %xmm15 rk1
-#   %xmm14 rk2
-#   %xmm13 rk3
-#   %xmm12 rk4
-#   %xmm11 rk5
-#   %xmm10 rk6
-#   %xmm9 rk7
-#   %xmm8 rk8
-#   %xmm7 rk9
-#   %xmm6 rk10
-#   %xmm5 rk11
-#   %xmm4 rk12
+#   %xmm2 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_ecb_dec_k192_w2
     .type aes_gen_aesni_ecb_dec_k192_w2, @function
     .p2align 5
 aes_gen_aesni_ecb_dec_k192_w2:
     endbr64
-    movdqu 0(%rdi), %xmm3
-    movdqu 16(%rdi), %xmm15
-    movdqu 32(%rdi), %xmm14
-    movdqu 48(%rdi), %xmm13
-    movdqu 64(%rdi), %xmm12
-    movdqu 80(%rdi), %xmm11
-    movdqu 96(%rdi), %xmm10
-    movdqu 112(%rdi), %xmm9
-    movdqu 128(%rdi), %xmm8
-    movdqu 144(%rdi), %xmm7
-    movdqu 160(%rdi), %xmm6
-    movdqu 176(%rdi), %xmm5
-    movdqu 192(%rdi), %xmm4
     sub $2, %r8
     jb .Laes_gen_aesni_ecb_dec_k192_w2_done
     .p2align 4
 .Laes_gen_aesni_ecb_dec_k192_w2_loop:
     movdqu 0(%rcx), %xmm0
     movdqu 16(%rcx), %xmm1
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcf    # aesdec %xmm15, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xce    # aesdec %xmm14, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc4    # aesdec %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcc    # aesdec %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc3    # aesdec %xmm11, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcb    # aesdec %xmm11, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc2    # aesdec %xmm10, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xca    # aesdec %xmm10, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc0    # aesdec %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc8    # aesdec %xmm8, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xc6         # aesdec %xmm6, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xce         # aesdec %xmm6, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    .byte 0x66,0x0f,0x38,0xdf,0xc4         # aesdeclast %xmm4, %xmm0
-    .byte 0x66,0x0f,0x38,0xdf,0xcc         # aesdeclast %xmm4, %xmm1
+    movdqu 0(%rdi), %xmm2
+    pxor %xmm2, %xmm0
+    pxor %xmm2, %xmm1
+    movdqu 16(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 32(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 48(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 64(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 80(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 96(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 112(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 128(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 144(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 160(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 176(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 192(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdf,0xc2         # aesdeclast %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xdf,0xca         # aesdeclast %xmm2, %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     sub $2, %r8
@@ -1354,19 +1320,7 @@ aes_gen_aesni_ecb_dec_k192_w2:
     xor %eax, %eax
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
-    pxor %xmm3, %xmm3
-    pxor %xmm4, %xmm4
-    pxor %xmm5, %xmm5
-    pxor %xmm6, %xmm6
-    pxor %xmm7, %xmm7
-    pxor %xmm8, %xmm8
-    pxor %xmm9, %xmm9
-    pxor %xmm10, %xmm10
-    pxor %xmm11, %xmm11
-    pxor %xmm12, %xmm12
-    pxor %xmm13, %xmm13
-    pxor %xmm14, %xmm14
-    pxor %xmm15, %xmm15
+    pxor %xmm2, %xmm2
     ret
     .size aes_gen_aesni_ecb_dec_k192_w2, .-aes_gen_aesni_ecb_dec_k192_w2
 
@@ -2086,84 +2040,71 @@ aes_gen_aesni_ecb_dec_k256_w4:
 
 # int aes_gen_aesni_ecb_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 2 reloaded per group.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 15 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: SSE2, AESNI.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 temporary: data loads, spilled round keys rk1 rk2
-#   %xmm3 rk0
-#   %xmm15 rk3
-#   %xmm14 rk4
-#   %xmm13 rk5
-#   %xmm12 rk6
-#   %xmm11 rk7
-#   %xmm10 rk8
-#   %xmm9 rk9
-#   %xmm8 rk10
-#   %xmm7 rk11
-#   %xmm6 rk12
-#   %xmm5 rk13
-#   %xmm4 rk14
+#   %xmm2 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_ecb_dec_k256_w2
     .type aes_gen_aesni_ecb_dec_k256_w2, @function
     .p2align 5
 aes_gen_aesni_ecb_dec_k256_w2:
     endbr64
-    movdqu 0(%rdi), %xmm3
-    movdqu 48(%rdi), %xmm15
-    movdqu 64(%rdi), %xmm14
-    movdqu 80(%rdi), %xmm13
-    movdqu 96(%rdi), %xmm12
-    movdqu 112(%rdi), %xmm11
-    movdqu 128(%rdi), %xmm10
-    movdqu 144(%rdi), %xmm9
-    movdqu 160(%rdi), %xmm8
-    movdqu 176(%rdi), %xmm7
-    movdqu 192(%rdi), %xmm6
-    movdqu 208(%rdi), %xmm5
-    movdqu 224(%rdi), %xmm4
     sub $2, %r8
     jb .Laes_gen_aesni_ecb_dec_k256_w2_done
     .p2align 4
 .Laes_gen_aesni_ecb_dec_k256_w2_loop:
     movdqu 0(%rcx), %xmm0
     movdqu 16(%rcx), %xmm1
-    pxor %xmm3, %xmm0
-    pxor %xmm3, %xmm1
+    movdqu 0(%rdi), %xmm2
+    pxor %xmm2, %xmm0
+    pxor %xmm2, %xmm1
     movdqu 16(%rdi), %xmm2
     .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
     movdqu 32(%rdi), %xmm2
     .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcf    # aesdec %xmm15, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xce    # aesdec %xmm14, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc4    # aesdec %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcc    # aesdec %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc3    # aesdec %xmm11, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcb    # aesdec %xmm11, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc2    # aesdec %xmm10, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xca    # aesdec %xmm10, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc0    # aesdec %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc8    # aesdec %xmm8, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xc7         # aesdec %xmm7, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcf         # aesdec %xmm7, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xc6         # aesdec %xmm6, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xce         # aesdec %xmm6, %xmm1
-    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    .byte 0x66,0x0f,0x38,0xdf,0xc4         # aesdeclast %xmm4, %xmm0
-    .byte 0x66,0x0f,0x38,0xdf,0xcc         # aesdeclast %xmm4, %xmm1
+    movdqu 48(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 64(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 80(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 96(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 112(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 128(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 144(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 160(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 176(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 192(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 208(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc2         # aesdec %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xca         # aesdec %xmm2, %xmm1
+    movdqu 224(%rdi), %xmm2
+    .byte 0x66,0x0f,0x38,0xdf,0xc2         # aesdeclast %xmm2, %xmm0
+    .byte 0x66,0x0f,0x38,0xdf,0xca         # aesdeclast %xmm2, %xmm1
     movdqu %xmm0, 0(%rdx)
     movdqu %xmm1, 16(%rdx)
     sub $2, %r8
@@ -2176,19 +2117,6 @@ aes_gen_aesni_ecb_dec_k256_w2:
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
-    pxor %xmm3, %xmm3
-    pxor %xmm4, %xmm4
-    pxor %xmm5, %xmm5
-    pxor %xmm6, %xmm6
-    pxor %xmm7, %xmm7
-    pxor %xmm8, %xmm8
-    pxor %xmm9, %xmm9
-    pxor %xmm10, %xmm10
-    pxor %xmm11, %xmm11
-    pxor %xmm12, %xmm12
-    pxor %xmm13, %xmm13
-    pxor %xmm14, %xmm14
-    pxor %xmm15, %xmm15
     ret
     .size aes_gen_aesni_ecb_dec_k256_w2, .-aes_gen_aesni_ecb_dec_k256_w2
 

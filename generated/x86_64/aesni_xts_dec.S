@@ -445,7 +445,7 @@ aes_gen_aesni_xts_dec_k128_w4:
 
 # int aes_gen_aesni_xts_dec_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 1 reloaded per group.
+# rk: decryption round keys (fips format), 11 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
 # Requires: SSE2, AESNI.
@@ -455,33 +455,13 @@ aes_gen_aesni_xts_dec_k128_w4:
 #   %xmm2 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
 #   %xmm3 tweaks of block register 0: this group's, then the next group's
 #   %xmm4 tweaks of block register 1: this group's, then the next group's
-#   %xmm5 temporary: data loads, spilled round keys rk1
-#   %xmm6 rk0
-#   %xmm15 rk2
-#   %xmm14 rk3
-#   %xmm13 rk4
-#   %xmm12 rk5
-#   %xmm11 rk6
-#   %xmm10 rk7
-#   %xmm9 rk8
-#   %xmm8 rk9
-#   %xmm7 rk10
+#   %xmm5 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_xts_dec_k128_w2
     .type aes_gen_aesni_xts_dec_k128_w2, @function
     .p2align 5
 aes_gen_aesni_xts_dec_k128_w2:
     endbr64
-    movdqu 0(%rdi), %xmm6
-    movdqu 32(%rdi), %xmm15
-    movdqu 48(%rdi), %xmm14
-    movdqu 64(%rdi), %xmm13
-    movdqu 80(%rdi), %xmm12
-    movdqu 96(%rdi), %xmm11
-    movdqu 112(%rdi), %xmm10
-    movdqu 128(%rdi), %xmm9
-    movdqu 144(%rdi), %xmm8
-    movdqu 160(%rdi), %xmm7
     movdqu (%rsi), %xmm3
     pshufd $19, %xmm3, %xmm2
     psrad $31, %xmm2
@@ -494,47 +474,59 @@ aes_gen_aesni_xts_dec_k128_w2:
     .p2align 4
 .Laes_gen_aesni_xts_dec_k128_w2_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm6, %xmm0
+    movdqu 0(%rdi), %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
+    movdqu 160(%rdi), %xmm5
     movdqa %xmm3, %xmm2
-    pxor %xmm7, %xmm2
+    pxor %xmm5, %xmm2
     movdqu %xmm2, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    pxor %xmm6, %xmm1
+    movdqu 0(%rdi), %xmm5
+    pxor %xmm5, %xmm1
     pxor %xmm4, %xmm1
+    movdqu 160(%rdi), %xmm5
     movdqa %xmm4, %xmm2
-    pxor %xmm7, %xmm2
+    pxor %xmm5, %xmm2
     movdqu %xmm2, 16(%rdx)
     movdqu 16(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    pshufd $19, %xmm4, %xmm2
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
+    pshufd $19, %xmm4, %xmm2
+    movdqu 32(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
     psrad $31, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcf    # aesdec %xmm15, %xmm1
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
+    movdqu 48(%rdi), %xmm5
     pand .Laesni_xts_double(%rip), %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xce    # aesdec %xmm14, %xmm1
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
     movdqa %xmm4, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
     paddq %xmm4, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc4    # aesdec %xmm12, %xmm0
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
     pxor %xmm2, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcc    # aesdec %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc3    # aesdec %xmm11, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
+    movdqu 96(%rdi), %xmm5
     pshufd $19, %xmm3, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcb    # aesdec %xmm11, %xmm1
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
     psrad $31, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc2    # aesdec %xmm10, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xca    # aesdec %xmm10, %xmm1
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
     pand .Laesni_xts_double(%rip), %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
     movdqa %xmm3, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc0    # aesdec %xmm8, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
+    movdqu 144(%rdi), %xmm5
     paddq %xmm3, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc8    # aesdec %xmm8, %xmm1
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
     pxor %xmm2, %xmm4
     movdqu 0(%rdx), %xmm5
     .byte 0x66,0x0f,0x38,0xdf,0xc5         # aesdeclast %xmm5, %xmm0
@@ -556,16 +548,6 @@ aes_gen_aesni_xts_dec_k128_w2:
     pxor %xmm3, %xmm3
     pxor %xmm4, %xmm4
     pxor %xmm5, %xmm5
-    pxor %xmm6, %xmm6
-    pxor %xmm7, %xmm7
-    pxor %xmm8, %xmm8
-    pxor %xmm9, %xmm9
-    pxor %xmm10, %xmm10
-    pxor %xmm11, %xmm11
-    pxor %xmm12, %xmm12
-    pxor %xmm13, %xmm13
-    pxor %xmm14, %xmm14
-    pxor %xmm15, %xmm15
     ret
     .size aes_gen_aesni_xts_dec_k128_w2, .-aes_gen_aesni_xts_dec_k128_w2
 
@@ -1118,7 +1100,7 @@ aes_gen_aesni_xts_dec_k192_w4:
 
 # int aes_gen_aesni_xts_dec_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 3 reloaded per group.
+# rk: decryption round keys (fips format), 13 x 16 bytes, any alignment; 13 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
 # Requires: SSE2, AESNI.
@@ -1128,33 +1110,13 @@ aes_gen_aesni_xts_dec_k192_w4:
 #   %xmm2 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
 #   %xmm3 tweaks of block register 0: this group's, then the next group's
 #   %xmm4 tweaks of block register 1: this group's, then the next group's
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3
-#   %xmm6 rk0
-#   %xmm15 rk4
-#   %xmm14 rk5
-#   %xmm13 rk6
-#   %xmm12 rk7
-#   %xmm11 rk8
-#   %xmm10 rk9
-#   %xmm9 rk10
-#   %xmm8 rk11
-#   %xmm7 rk12
+#   %xmm5 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_xts_dec_k192_w2
     .type aes_gen_aesni_xts_dec_k192_w2, @function
     .p2align 5
 aes_gen_aesni_xts_dec_k192_w2:
     endbr64
-    movdqu 0(%rdi), %xmm6
-    movdqu 64(%rdi), %xmm15
-    movdqu 80(%rdi), %xmm14
-    movdqu 96(%rdi), %xmm13
-    movdqu 112(%rdi), %xmm12
-    movdqu 128(%rdi), %xmm11
-    movdqu 144(%rdi), %xmm10
-    movdqu 160(%rdi), %xmm9
-    movdqu 176(%rdi), %xmm8
-    movdqu 192(%rdi), %xmm7
     movdqu (%rsi), %xmm3
     pshufd $19, %xmm3, %xmm2
     psrad $31, %xmm2
@@ -1167,16 +1129,20 @@ aes_gen_aesni_xts_dec_k192_w2:
     .p2align 4
 .Laes_gen_aesni_xts_dec_k192_w2_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm6, %xmm0
+    movdqu 0(%rdi), %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
+    movdqu 192(%rdi), %xmm5
     movdqa %xmm3, %xmm2
-    pxor %xmm7, %xmm2
+    pxor %xmm5, %xmm2
     movdqu %xmm2, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    pxor %xmm6, %xmm1
+    movdqu 0(%rdi), %xmm5
+    pxor %xmm5, %xmm1
     pxor %xmm4, %xmm1
+    movdqu 192(%rdi), %xmm5
     movdqa %xmm4, %xmm2
-    pxor %xmm7, %xmm2
+    pxor %xmm5, %xmm2
     movdqu %xmm2, 16(%rdx)
     movdqu 16(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
@@ -1184,36 +1150,44 @@ aes_gen_aesni_xts_dec_k192_w2:
     pshufd $19, %xmm4, %xmm2
     movdqu 32(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    psrad $31, %xmm2
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
+    psrad $31, %xmm2
     movdqu 48(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
+    pand .Laesni_xts_double(%rip), %xmm2
+    movdqu 64(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    movdqa %xmm4, %xmm3
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
+    movdqu 80(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    paddq %xmm4, %xmm3
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    pxor %xmm2, %xmm3
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    pshufd $19, %xmm3, %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
+    movdqu 128(%rdi), %xmm5
+    psrad $31, %xmm2
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
+    movdqu 144(%rdi), %xmm5
     pand .Laesni_xts_double(%rip), %xmm2
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    movdqa %xmm4, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcf    # aesdec %xmm15, %xmm1
-    paddq %xmm4, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xce    # aesdec %xmm14, %xmm1
-    pxor %xmm2, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
-    pshufd $19, %xmm3, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc4    # aesdec %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcc    # aesdec %xmm12, %xmm1
-    psrad $31, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc3    # aesdec %xmm11, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcb    # aesdec %xmm11, %xmm1
-    pand .Laesni_xts_double(%rip), %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc2    # aesdec %xmm10, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xca    # aesdec %xmm10, %xmm1
+    movdqu 160(%rdi), %xmm5
     movdqa %xmm3, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
+    movdqu 176(%rdi), %xmm5
     paddq %xmm3, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc0    # aesdec %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc8    # aesdec %xmm8, %xmm1
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
     pxor %xmm2, %xmm4
     movdqu 0(%rdx), %xmm5
     .byte 0x66,0x0f,0x38,0xdf,0xc5         # aesdeclast %xmm5, %xmm0
@@ -1235,16 +1209,6 @@ aes_gen_aesni_xts_dec_k192_w2:
     pxor %xmm3, %xmm3
     pxor %xmm4, %xmm4
     pxor %xmm5, %xmm5
-    pxor %xmm6, %xmm6
-    pxor %xmm7, %xmm7
-    pxor %xmm8, %xmm8
-    pxor %xmm9, %xmm9
-    pxor %xmm10, %xmm10
-    pxor %xmm11, %xmm11
-    pxor %xmm12, %xmm12
-    pxor %xmm13, %xmm13
-    pxor %xmm14, %xmm14
-    pxor %xmm15, %xmm15
     ret
     .size aes_gen_aesni_xts_dec_k192_w2, .-aes_gen_aesni_xts_dec_k192_w2
 
@@ -1829,7 +1793,7 @@ aes_gen_aesni_xts_dec_k256_w4:
 
 # int aes_gen_aesni_xts_dec_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # XTS decryption of whole blocks: P = D(C ^ T) ^ T, T times alpha from block to block, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 5 reloaded per group.
+# rk: decryption round keys (fips format), 15 x 16 bytes, any alignment; 15 reloaded per group.
 # iv: the tweak of the first block (the tweak key's encryption of the data unit's tweak, times alpha^j: a little-endian element of GF(2^128)), updated to the next block's.
 # nblocks: a multiple of 2.
 # Requires: SSE2, AESNI.
@@ -1839,33 +1803,13 @@ aes_gen_aesni_xts_dec_k256_w4:
 #   %xmm2 tweak arithmetic: the bits carried out; a last round key ^ tweaks, for dst
 #   %xmm3 tweaks of block register 0: this group's, then the next group's
 #   %xmm4 tweaks of block register 1: this group's, then the next group's
-#   %xmm5 temporary: data loads, spilled round keys rk1 rk2 rk3 rk4 rk5
-#   %xmm6 rk0
-#   %xmm15 rk6
-#   %xmm14 rk7
-#   %xmm13 rk8
-#   %xmm12 rk9
-#   %xmm11 rk10
-#   %xmm10 rk11
-#   %xmm9 rk12
-#   %xmm8 rk13
-#   %xmm7 rk14
+#   %xmm5 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_aesni_xts_dec_k256_w2
     .type aes_gen_aesni_xts_dec_k256_w2, @function
     .p2align 5
 aes_gen_aesni_xts_dec_k256_w2:
     endbr64
-    movdqu 0(%rdi), %xmm6
-    movdqu 96(%rdi), %xmm15
-    movdqu 112(%rdi), %xmm14
-    movdqu 128(%rdi), %xmm13
-    movdqu 144(%rdi), %xmm12
-    movdqu 160(%rdi), %xmm11
-    movdqu 176(%rdi), %xmm10
-    movdqu 192(%rdi), %xmm9
-    movdqu 208(%rdi), %xmm8
-    movdqu 224(%rdi), %xmm7
     movdqu (%rsi), %xmm3
     pshufd $19, %xmm3, %xmm2
     psrad $31, %xmm2
@@ -1878,59 +1822,71 @@ aes_gen_aesni_xts_dec_k256_w2:
     .p2align 4
 .Laes_gen_aesni_xts_dec_k256_w2_loop:
     movdqu 0(%rcx), %xmm0
-    pxor %xmm6, %xmm0
+    movdqu 0(%rdi), %xmm5
+    pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
+    movdqu 224(%rdi), %xmm5
     movdqa %xmm3, %xmm2
-    pxor %xmm7, %xmm2
+    pxor %xmm5, %xmm2
     movdqu %xmm2, 0(%rdx)
     movdqu 16(%rcx), %xmm1
-    pxor %xmm6, %xmm1
+    movdqu 0(%rdi), %xmm5
+    pxor %xmm5, %xmm1
     pxor %xmm4, %xmm1
+    movdqu 224(%rdi), %xmm5
     movdqa %xmm4, %xmm2
-    pxor %xmm7, %xmm2
+    pxor %xmm5, %xmm2
     movdqu %xmm2, 16(%rdx)
     movdqu 16(%rdi), %xmm5
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    pshufd $19, %xmm4, %xmm2
     movdqu 32(%rdi), %xmm5
+    pshufd $19, %xmm4, %xmm2
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    psrad $31, %xmm2
     movdqu 48(%rdi), %xmm5
+    psrad $31, %xmm2
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    pand .Laesni_xts_double(%rip), %xmm2
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
     movdqu 64(%rdi), %xmm5
+    pand .Laesni_xts_double(%rip), %xmm2
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
-    movdqa %xmm4, %xmm3
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
     movdqu 80(%rdi), %xmm5
-    paddq %xmm4, %xmm3
+    movdqa %xmm4, %xmm3
     .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
     .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc7    # aesdec %xmm15, %xmm0
+    movdqu 96(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    paddq %xmm4, %xmm3
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
+    movdqu 112(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
     pxor %xmm2, %xmm3
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcf    # aesdec %xmm15, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc6    # aesdec %xmm14, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xce    # aesdec %xmm14, %xmm1
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
+    movdqu 128(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
     pshufd $19, %xmm3, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc5    # aesdec %xmm13, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcd    # aesdec %xmm13, %xmm1
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
+    movdqu 144(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
     psrad $31, %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc4    # aesdec %xmm12, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcc    # aesdec %xmm12, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc3    # aesdec %xmm11, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
+    movdqu 160(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
     pand .Laesni_xts_double(%rip), %xmm2
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xcb    # aesdec %xmm11, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc2    # aesdec %xmm10, %xmm0
+    movdqu 176(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
     movdqa %xmm3, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xca    # aesdec %xmm10, %xmm1
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc1    # aesdec %xmm9, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc9    # aesdec %xmm9, %xmm1
+    movdqu 192(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
     paddq %xmm3, %xmm4
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc0    # aesdec %xmm8, %xmm0
-    .byte 0x66,0x41,0x0f,0x38,0xde,0xc8    # aesdec %xmm8, %xmm1
+    movdqu 208(%rdi), %xmm5
+    .byte 0x66,0x0f,0x38,0xde,0xc5         # aesdec %xmm5, %xmm0
+    .byte 0x66,0x0f,0x38,0xde,0xcd         # aesdec %xmm5, %xmm1
     pxor %xmm2, %xmm4
     movdqu 0(%rdx), %xmm5
     .byte 0x66,0x0f,0x38,0xdf,0xc5         # aesdeclast %xmm5, %xmm0
@@ -1952,16 +1908,6 @@ aes_gen_aesni_xts_dec_k256_w2:
     pxor %xmm3, %xmm3
     pxor %xmm4, %xmm4
     pxor %xmm5, %xmm5
-    pxor %xmm6, %xmm6
-    pxor %xmm7, %xmm7
-    pxor %xmm8, %xmm8
-    pxor %xmm9, %xmm9
-    pxor %xmm10, %xmm10
-    pxor %xmm11, %xmm11
-    pxor %xmm12, %xmm12
-    pxor %xmm13, %xmm13
-    pxor %xmm14, %xmm14
-    pxor %xmm15, %xmm15
     ret
     .size aes_gen_aesni_xts_dec_k256_w2, .-aes_gen_aesni_xts_dec_k256_w2
 

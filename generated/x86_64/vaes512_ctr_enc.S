@@ -1048,7 +1048,7 @@ aes_gen_vaes512_ctr_enc_k128_w4:
 
 # int aes_gen_vaes512_ctr_enc_k128_w3(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 3 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 3.
 # Requires: AESNI, AVX.
@@ -1057,18 +1057,7 @@ aes_gen_vaes512_ctr_enc_k128_w4:
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 counter block, big-endian, in every lane
-#   %xmm4 temporary: data loads
-#   %xmm5 rk0
-#   %xmm15 rk1
-#   %xmm14 rk2
-#   %xmm13 rk3
-#   %xmm12 rk4
-#   %xmm11 rk5
-#   %xmm10 rk6
-#   %xmm9 rk7
-#   %xmm8 rk8
-#   %xmm7 rk9
-#   %xmm6 rk10
+#   %xmm4 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
 #   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_vaes512_ctr_enc_k128_w3
@@ -1076,17 +1065,6 @@ aes_gen_vaes512_ctr_enc_k128_w4:
     .p2align 5
 aes_gen_vaes512_ctr_enc_k128_w3:
     endbr64
-    vmovdqu 0(%rdi), %xmm5
-    vmovdqu 16(%rdi), %xmm15
-    vmovdqu 32(%rdi), %xmm14
-    vmovdqu 48(%rdi), %xmm13
-    vmovdqu 64(%rdi), %xmm12
-    vmovdqu 80(%rdi), %xmm11
-    vmovdqu 96(%rdi), %xmm10
-    vmovdqu 112(%rdi), %xmm9
-    vmovdqu 128(%rdi), %xmm8
-    vmovdqu 144(%rdi), %xmm7
-    vmovdqu 160(%rdi), %xmm6
     vmovdqu (%rsi), %xmm3
     mov (%rsi), %r10
     mov 8(%rsi), %r9
@@ -1137,39 +1115,50 @@ aes_gen_vaes512_ctr_enc_k128_w3:
     vpshufb .Lvaes512_ctr_bswap(%rip), %xmm2, %xmm2
     vpshufb .Lvaes512_ctr_bswap(%rip), %xmm3, %xmm3
 .Laes_gen_vaes512_ctr_enc_k128_w3_counters:
-    vpxor %xmm5, %xmm0, %xmm0
-    vpxor %xmm5, %xmm1, %xmm1
-    vpxor %xmm5, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd3         # vaesenc %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd2         # vaesenc %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd0         # vaesenc %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x79,0xdd,0xc6         # vaesenclast %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xce         # vaesenclast %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdd,0xd6         # vaesenclast %xmm6, %xmm2, %xmm2
+    vmovdqu 0(%rdi), %xmm4
+    vpxor %xmm4, %xmm0, %xmm0
+    vpxor %xmm4, %xmm1, %xmm1
+    vpxor %xmm4, %xmm2, %xmm2
+    vmovdqu 16(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 32(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 48(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 64(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 80(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 96(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 112(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 128(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 144(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 160(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdd,0xc4         # vaesenclast %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdd,0xcc         # vaesenclast %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdd,0xd4         # vaesenclast %xmm4, %xmm2, %xmm2
     vpxor 0(%rcx), %xmm0, %xmm0
     vpxor 16(%rcx), %xmm1, %xmm1
     vpxor 32(%rcx), %xmm2, %xmm2
@@ -1188,23 +1177,13 @@ aes_gen_vaes512_ctr_enc_k128_w3:
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
+    vpxor %xmm4, %xmm4, %xmm4
     ret
     .size aes_gen_vaes512_ctr_enc_k128_w3, .-aes_gen_vaes512_ctr_enc_k128_w3
 
 # int aes_gen_vaes512_ctr_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
 # Requires: AESNI, AVX.
@@ -1212,18 +1191,7 @@ aes_gen_vaes512_ctr_enc_k128_w3:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 counter block, big-endian, in every lane
-#   %xmm3 temporary: data loads
-#   %xmm4 rk0
-#   %xmm14 rk1
-#   %xmm13 rk2
-#   %xmm12 rk3
-#   %xmm11 rk4
-#   %xmm10 rk5
-#   %xmm9 rk6
-#   %xmm8 rk7
-#   %xmm7 rk8
-#   %xmm6 rk9
-#   %xmm5 rk10
+#   %xmm3 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
 #   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_vaes512_ctr_enc_k128_w2
@@ -1231,17 +1199,6 @@ aes_gen_vaes512_ctr_enc_k128_w3:
     .p2align 5
 aes_gen_vaes512_ctr_enc_k128_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm4
-    vmovdqu 16(%rdi), %xmm14
-    vmovdqu 32(%rdi), %xmm13
-    vmovdqu 48(%rdi), %xmm12
-    vmovdqu 64(%rdi), %xmm11
-    vmovdqu 80(%rdi), %xmm10
-    vmovdqu 96(%rdi), %xmm9
-    vmovdqu 112(%rdi), %xmm8
-    vmovdqu 128(%rdi), %xmm7
-    vmovdqu 144(%rdi), %xmm6
-    vmovdqu 160(%rdi), %xmm5
     vmovdqu (%rsi), %xmm2
     mov (%rsi), %r10
     mov 8(%rsi), %r9
@@ -1285,28 +1242,39 @@ aes_gen_vaes512_ctr_enc_k128_w2:
     vpshufb .Lvaes512_ctr_bswap(%rip), %xmm1, %xmm1
     vpshufb .Lvaes512_ctr_bswap(%rip), %xmm2, %xmm2
 .Laes_gen_vaes512_ctr_enc_k128_w2_counters:
-    vpxor %xmm4, %xmm0, %xmm0
-    vpxor %xmm4, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xce         # vaesenc %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdd,0xc5         # vaesenclast %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcd         # vaesenclast %xmm5, %xmm1, %xmm1
+    vmovdqu 0(%rdi), %xmm3
+    vpxor %xmm3, %xmm0, %xmm0
+    vpxor %xmm3, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 144(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 160(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdd,0xc3         # vaesenclast %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdd,0xcb         # vaesenclast %xmm3, %xmm1, %xmm1
     vpxor 0(%rcx), %xmm0, %xmm0
     vpxor 16(%rcx), %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
@@ -1322,17 +1290,7 @@ aes_gen_vaes512_ctr_enc_k128_w2:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
+    vpxor %xmm3, %xmm3, %xmm3
     ret
     .size aes_gen_vaes512_ctr_enc_k128_w2, .-aes_gen_vaes512_ctr_enc_k128_w2
 
@@ -2392,29 +2350,16 @@ aes_gen_vaes512_ctr_enc_k192_w4:
 
 # int aes_gen_vaes512_ctr_enc_k192_w3(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 3 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 13 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 3.
-# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 counter block, big-endian, in every lane
-#   %xmm4 temporary: data loads
-#   %xmm5 rk0
-#   %xmm17 rk1
-#   %xmm16 rk2
-#   %xmm15 rk3
-#   %xmm14 rk4
-#   %xmm13 rk5
-#   %xmm12 rk6
-#   %xmm11 rk7
-#   %xmm10 rk8
-#   %xmm9 rk9
-#   %xmm8 rk10
-#   %xmm7 rk11
-#   %xmm6 rk12
+#   %xmm4 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
 #   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_vaes512_ctr_enc_k192_w3
@@ -2422,19 +2367,6 @@ aes_gen_vaes512_ctr_enc_k192_w4:
     .p2align 5
 aes_gen_vaes512_ctr_enc_k192_w3:
     endbr64
-    vmovdqu 0(%rdi), %xmm5
-    vmovdqu64 16(%rdi), %xmm17
-    vmovdqu64 32(%rdi), %xmm16
-    vmovdqu 48(%rdi), %xmm15
-    vmovdqu 64(%rdi), %xmm14
-    vmovdqu 80(%rdi), %xmm13
-    vmovdqu 96(%rdi), %xmm12
-    vmovdqu 112(%rdi), %xmm11
-    vmovdqu 128(%rdi), %xmm10
-    vmovdqu 144(%rdi), %xmm9
-    vmovdqu 160(%rdi), %xmm8
-    vmovdqu 176(%rdi), %xmm7
-    vmovdqu 192(%rdi), %xmm6
     vmovdqu (%rsi), %xmm3
     mov (%rsi), %r10
     mov 8(%rsi), %r9
@@ -2485,45 +2417,58 @@ aes_gen_vaes512_ctr_enc_k192_w3:
     vpshufb .Lvaes512_ctr_bswap(%rip), %xmm2, %xmm2
     vpshufb .Lvaes512_ctr_bswap(%rip), %xmm3, %xmm3
 .Laes_gen_vaes512_ctr_enc_k192_w3_counters:
-    vpxor %xmm5, %xmm0, %xmm0
-    vpxor %xmm5, %xmm1, %xmm1
-    vpxor %xmm5, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd3         # vaesenc %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd2         # vaesenc %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd0         # vaesenc %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x79,0xdd,0xc6         # vaesenclast %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xce         # vaesenclast %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdd,0xd6         # vaesenclast %xmm6, %xmm2, %xmm2
+    vmovdqu 0(%rdi), %xmm4
+    vpxor %xmm4, %xmm0, %xmm0
+    vpxor %xmm4, %xmm1, %xmm1
+    vpxor %xmm4, %xmm2, %xmm2
+    vmovdqu 16(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 32(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 48(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 64(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 80(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 96(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 112(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 128(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 144(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 160(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 176(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 192(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdd,0xc4         # vaesenclast %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdd,0xcc         # vaesenclast %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdd,0xd4         # vaesenclast %xmm4, %xmm2, %xmm2
     vpxor 0(%rcx), %xmm0, %xmm0
     vpxor 16(%rcx), %xmm1, %xmm1
     vpxor 32(%rcx), %xmm2, %xmm2
@@ -2542,46 +2487,21 @@ aes_gen_vaes512_ctr_enc_k192_w3:
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
-    vpxord %xmm16, %xmm16, %xmm16
-    vpxord %xmm17, %xmm17, %xmm17
+    vpxor %xmm4, %xmm4, %xmm4
     ret
     .size aes_gen_vaes512_ctr_enc_k192_w3, .-aes_gen_vaes512_ctr_enc_k192_w3
 
 # int aes_gen_vaes512_ctr_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 13 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
-# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 counter block, big-endian, in every lane
-#   %xmm3 temporary: data loads
-#   %xmm4 rk0
-#   %xmm16 rk1
-#   %xmm15 rk2
-#   %xmm14 rk3
-#   %xmm13 rk4
-#   %xmm12 rk5
-#   %xmm11 rk6
-#   %xmm10 rk7
-#   %xmm9 rk8
-#   %xmm8 rk9
-#   %xmm7 rk10
-#   %xmm6 rk11
-#   %xmm5 rk12
+#   %xmm3 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
 #   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_vaes512_ctr_enc_k192_w2
@@ -2589,19 +2509,6 @@ aes_gen_vaes512_ctr_enc_k192_w3:
     .p2align 5
 aes_gen_vaes512_ctr_enc_k192_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm4
-    vmovdqu64 16(%rdi), %xmm16
-    vmovdqu 32(%rdi), %xmm15
-    vmovdqu 48(%rdi), %xmm14
-    vmovdqu 64(%rdi), %xmm13
-    vmovdqu 80(%rdi), %xmm12
-    vmovdqu 96(%rdi), %xmm11
-    vmovdqu 112(%rdi), %xmm10
-    vmovdqu 128(%rdi), %xmm9
-    vmovdqu 144(%rdi), %xmm8
-    vmovdqu 160(%rdi), %xmm7
-    vmovdqu 176(%rdi), %xmm6
-    vmovdqu 192(%rdi), %xmm5
     vmovdqu (%rsi), %xmm2
     mov (%rsi), %r10
     mov 8(%rsi), %r9
@@ -2645,32 +2552,45 @@ aes_gen_vaes512_ctr_enc_k192_w2:
     vpshufb .Lvaes512_ctr_bswap(%rip), %xmm1, %xmm1
     vpshufb .Lvaes512_ctr_bswap(%rip), %xmm2, %xmm2
 .Laes_gen_vaes512_ctr_enc_k192_w2_counters:
-    vpxor %xmm4, %xmm0, %xmm0
-    vpxor %xmm4, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xce         # vaesenc %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdd,0xc5         # vaesenclast %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcd         # vaesenclast %xmm5, %xmm1, %xmm1
+    vmovdqu 0(%rdi), %xmm3
+    vpxor %xmm3, %xmm0, %xmm0
+    vpxor %xmm3, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 144(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 160(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 176(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 192(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdd,0xc3         # vaesenclast %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdd,0xcb         # vaesenclast %xmm3, %xmm1, %xmm1
     vpxor 0(%rcx), %xmm0, %xmm0
     vpxor 16(%rcx), %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
@@ -2686,19 +2606,7 @@ aes_gen_vaes512_ctr_enc_k192_w2:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
-    vpxord %xmm16, %xmm16, %xmm16
+    vpxor %xmm3, %xmm3, %xmm3
     ret
     .size aes_gen_vaes512_ctr_enc_k192_w2, .-aes_gen_vaes512_ctr_enc_k192_w2
 
@@ -3814,31 +3722,16 @@ aes_gen_vaes512_ctr_enc_k256_w4:
 
 # int aes_gen_vaes512_ctr_enc_k256_w3(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 3 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 15 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 3.
-# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 block 2
 #   %xmm3 counter block, big-endian, in every lane
-#   %xmm4 temporary: data loads
-#   %xmm5 rk0
-#   %xmm19 rk1
-#   %xmm18 rk2
-#   %xmm17 rk3
-#   %xmm16 rk4
-#   %xmm15 rk5
-#   %xmm14 rk6
-#   %xmm13 rk7
-#   %xmm12 rk8
-#   %xmm11 rk9
-#   %xmm10 rk10
-#   %xmm9 rk11
-#   %xmm8 rk12
-#   %xmm7 rk13
-#   %xmm6 rk14
+#   %xmm4 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
 #   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_vaes512_ctr_enc_k256_w3
@@ -3846,21 +3739,6 @@ aes_gen_vaes512_ctr_enc_k256_w4:
     .p2align 5
 aes_gen_vaes512_ctr_enc_k256_w3:
     endbr64
-    vmovdqu 0(%rdi), %xmm5
-    vmovdqu64 16(%rdi), %xmm19
-    vmovdqu64 32(%rdi), %xmm18
-    vmovdqu64 48(%rdi), %xmm17
-    vmovdqu64 64(%rdi), %xmm16
-    vmovdqu 80(%rdi), %xmm15
-    vmovdqu 96(%rdi), %xmm14
-    vmovdqu 112(%rdi), %xmm13
-    vmovdqu 128(%rdi), %xmm12
-    vmovdqu 144(%rdi), %xmm11
-    vmovdqu 160(%rdi), %xmm10
-    vmovdqu 176(%rdi), %xmm9
-    vmovdqu 192(%rdi), %xmm8
-    vmovdqu 208(%rdi), %xmm7
-    vmovdqu 224(%rdi), %xmm6
     vmovdqu (%rsi), %xmm3
     mov (%rsi), %r10
     mov 8(%rsi), %r9
@@ -3911,51 +3789,66 @@ aes_gen_vaes512_ctr_enc_k256_w3:
     vpshufb .Lvaes512_ctr_bswap(%rip), %xmm2, %xmm2
     vpshufb .Lvaes512_ctr_bswap(%rip), %xmm3, %xmm3
 .Laes_gen_vaes512_ctr_enc_k256_w3_counters:
-    vpxor %xmm5, %xmm0, %xmm0
-    vpxor %xmm5, %xmm1, %xmm1
-    vpxor %xmm5, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc3    # vaesenc %xmm19, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xcb    # vaesenc %xmm19, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd3    # vaesenc %xmm19, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd3         # vaesenc %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd2         # vaesenc %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd0         # vaesenc %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x79,0xdd,0xc6         # vaesenclast %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xce         # vaesenclast %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdd,0xd6         # vaesenclast %xmm6, %xmm2, %xmm2
+    vmovdqu 0(%rdi), %xmm4
+    vpxor %xmm4, %xmm0, %xmm0
+    vpxor %xmm4, %xmm1, %xmm1
+    vpxor %xmm4, %xmm2, %xmm2
+    vmovdqu 16(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 32(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 48(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 64(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 80(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 96(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 112(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 128(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 144(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 160(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 176(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 192(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 208(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdc,0xc4         # vaesenc %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcc         # vaesenc %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd4         # vaesenc %xmm4, %xmm2, %xmm2
+    vmovdqu 224(%rdi), %xmm4
+    .byte 0xc4,0xe2,0x79,0xdd,0xc4         # vaesenclast %xmm4, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdd,0xcc         # vaesenclast %xmm4, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdd,0xd4         # vaesenclast %xmm4, %xmm2, %xmm2
     vpxor 0(%rcx), %xmm0, %xmm0
     vpxor 16(%rcx), %xmm1, %xmm1
     vpxor 32(%rcx), %xmm2, %xmm2
@@ -3974,50 +3867,21 @@ aes_gen_vaes512_ctr_enc_k256_w3:
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
     vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
-    vpxord %xmm16, %xmm16, %xmm16
-    vpxord %xmm17, %xmm17, %xmm17
-    vpxord %xmm18, %xmm18, %xmm18
-    vpxord %xmm19, %xmm19, %xmm19
+    vpxor %xmm4, %xmm4, %xmm4
     ret
     .size aes_gen_vaes512_ctr_enc_k256_w3, .-aes_gen_vaes512_ctr_enc_k256_w3
 
 # int aes_gen_vaes512_ctr_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # CTR encryption and decryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 15 reloaded per group.
 # iv: the 128-bit big-endian counter, advanced by nblocks.
 # nblocks: a multiple of 2.
-# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 counter block, big-endian, in every lane
-#   %xmm3 temporary: data loads
-#   %xmm4 rk0
-#   %xmm18 rk1
-#   %xmm17 rk2
-#   %xmm16 rk3
-#   %xmm15 rk4
-#   %xmm14 rk5
-#   %xmm13 rk6
-#   %xmm12 rk7
-#   %xmm11 rk8
-#   %xmm10 rk9
-#   %xmm9 rk10
-#   %xmm8 rk11
-#   %xmm7 rk12
-#   %xmm6 rk13
-#   %xmm5 rk14
+#   %xmm3 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
 #   r10:r9 the same counter, byte-swapped (high:low); r11 carry test
     .globl aes_gen_vaes512_ctr_enc_k256_w2
@@ -4025,21 +3889,6 @@ aes_gen_vaes512_ctr_enc_k256_w3:
     .p2align 5
 aes_gen_vaes512_ctr_enc_k256_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm4
-    vmovdqu64 16(%rdi), %xmm18
-    vmovdqu64 32(%rdi), %xmm17
-    vmovdqu64 48(%rdi), %xmm16
-    vmovdqu 64(%rdi), %xmm15
-    vmovdqu 80(%rdi), %xmm14
-    vmovdqu 96(%rdi), %xmm13
-    vmovdqu 112(%rdi), %xmm12
-    vmovdqu 128(%rdi), %xmm11
-    vmovdqu 144(%rdi), %xmm10
-    vmovdqu 160(%rdi), %xmm9
-    vmovdqu 176(%rdi), %xmm8
-    vmovdqu 192(%rdi), %xmm7
-    vmovdqu 208(%rdi), %xmm6
-    vmovdqu 224(%rdi), %xmm5
     vmovdqu (%rsi), %xmm2
     mov (%rsi), %r10
     mov 8(%rsi), %r9
@@ -4083,36 +3932,51 @@ aes_gen_vaes512_ctr_enc_k256_w2:
     vpshufb .Lvaes512_ctr_bswap(%rip), %xmm1, %xmm1
     vpshufb .Lvaes512_ctr_bswap(%rip), %xmm2, %xmm2
 .Laes_gen_vaes512_ctr_enc_k256_w2_counters:
-    vpxor %xmm4, %xmm0, %xmm0
-    vpxor %xmm4, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xce         # vaesenc %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdd,0xc5         # vaesenclast %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcd         # vaesenclast %xmm5, %xmm1, %xmm1
+    vmovdqu 0(%rdi), %xmm3
+    vpxor %xmm3, %xmm0, %xmm0
+    vpxor %xmm3, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 144(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 160(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 176(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 192(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 208(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    vmovdqu 224(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdd,0xc3         # vaesenclast %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdd,0xcb         # vaesenclast %xmm3, %xmm1, %xmm1
     vpxor 0(%rcx), %xmm0, %xmm0
     vpxor 16(%rcx), %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
@@ -4128,21 +3992,7 @@ aes_gen_vaes512_ctr_enc_k256_w2:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
-    vpxord %xmm16, %xmm16, %xmm16
-    vpxord %xmm17, %xmm17, %xmm17
-    vpxord %xmm18, %xmm18, %xmm18
+    vpxor %xmm3, %xmm3, %xmm3
     ret
     .size aes_gen_vaes512_ctr_enc_k256_w2, .-aes_gen_vaes512_ctr_enc_k256_w2
 

@@ -480,7 +480,7 @@ aes_gen_vaes512_ecb_enc_k128_w4:
 
 # int aes_gen_vaes512_ecb_enc_k128_w3(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 3 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 3.
 # Requires: AESNI, AVX.
@@ -488,35 +488,13 @@ aes_gen_vaes512_ecb_enc_k128_w4:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 block 2
-#   %xmm3 temporary: data loads
-#   %xmm4 rk0
-#   %xmm14 rk1
-#   %xmm13 rk2
-#   %xmm12 rk3
-#   %xmm11 rk4
-#   %xmm10 rk5
-#   %xmm9 rk6
-#   %xmm8 rk7
-#   %xmm7 rk8
-#   %xmm6 rk9
-#   %xmm5 rk10
+#   %xmm3 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_ecb_enc_k128_w3
     .type aes_gen_vaes512_ecb_enc_k128_w3, @function
     .p2align 5
 aes_gen_vaes512_ecb_enc_k128_w3:
     endbr64
-    vmovdqu 0(%rdi), %xmm4
-    vmovdqu 16(%rdi), %xmm14
-    vmovdqu 32(%rdi), %xmm13
-    vmovdqu 48(%rdi), %xmm12
-    vmovdqu 64(%rdi), %xmm11
-    vmovdqu 80(%rdi), %xmm10
-    vmovdqu 96(%rdi), %xmm9
-    vmovdqu 112(%rdi), %xmm8
-    vmovdqu 128(%rdi), %xmm7
-    vmovdqu 144(%rdi), %xmm6
-    vmovdqu 160(%rdi), %xmm5
     sub $3, %r8
     jb .Laes_gen_vaes512_ecb_enc_k128_w3_done
     .p2align 4
@@ -524,39 +502,50 @@ aes_gen_vaes512_ecb_enc_k128_w3:
     vmovdqu 0(%rcx), %xmm0
     vmovdqu 16(%rcx), %xmm1
     vmovdqu 32(%rcx), %xmm2
-    vpxor %xmm4, %xmm0, %xmm0
-    vpxor %xmm4, %xmm1, %xmm1
-    vpxor %xmm4, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd3         # vaesenc %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd2         # vaesenc %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd0         # vaesenc %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xce         # vaesenc %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd6         # vaesenc %xmm6, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x79,0xdd,0xc5         # vaesenclast %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcd         # vaesenclast %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdd,0xd5         # vaesenclast %xmm5, %xmm2, %xmm2
+    vmovdqu 0(%rdi), %xmm3
+    vpxor %xmm3, %xmm0, %xmm0
+    vpxor %xmm3, %xmm1, %xmm1
+    vpxor %xmm3, %xmm2, %xmm2
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 144(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 160(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdd,0xc3         # vaesenclast %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdd,0xcb         # vaesenclast %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdd,0xd3         # vaesenclast %xmm3, %xmm2, %xmm2
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
@@ -570,86 +559,65 @@ aes_gen_vaes512_ecb_enc_k128_w3:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
+    vpxor %xmm3, %xmm3, %xmm3
     ret
     .size aes_gen_vaes512_ecb_enc_k128_w3, .-aes_gen_vaes512_ecb_enc_k128_w3
 
 # int aes_gen_vaes512_ecb_enc_k128_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-128 (10 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 11 x 16 bytes, any alignment; 11 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 temporary: data loads
-#   %xmm3 rk0
-#   %xmm13 rk1
-#   %xmm12 rk2
-#   %xmm11 rk3
-#   %xmm10 rk4
-#   %xmm9 rk5
-#   %xmm8 rk6
-#   %xmm7 rk7
-#   %xmm6 rk8
-#   %xmm5 rk9
-#   %xmm4 rk10
+#   %xmm2 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_ecb_enc_k128_w2
     .type aes_gen_vaes512_ecb_enc_k128_w2, @function
     .p2align 5
 aes_gen_vaes512_ecb_enc_k128_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm3
-    vmovdqu 16(%rdi), %xmm13
-    vmovdqu 32(%rdi), %xmm12
-    vmovdqu 48(%rdi), %xmm11
-    vmovdqu 64(%rdi), %xmm10
-    vmovdqu 80(%rdi), %xmm9
-    vmovdqu 96(%rdi), %xmm8
-    vmovdqu 112(%rdi), %xmm7
-    vmovdqu 128(%rdi), %xmm6
-    vmovdqu 144(%rdi), %xmm5
-    vmovdqu 160(%rdi), %xmm4
     sub $2, %r8
     jb .Laes_gen_vaes512_ecb_enc_k128_w2_done
     .p2align 4
 .Laes_gen_vaes512_ecb_enc_k128_w2_loop:
     vmovdqu 0(%rcx), %xmm0
     vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm3, %xmm0, %xmm0
-    vpxor %xmm3, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xce         # vaesenc %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdd,0xc4         # vaesenclast %xmm4, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcc         # vaesenclast %xmm4, %xmm1, %xmm1
+    vmovdqu 0(%rdi), %xmm2
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm2, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 144(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 160(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdd,0xc2         # vaesenclast %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdd,0xca         # vaesenclast %xmm2, %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     sub $2, %r8
@@ -661,17 +629,7 @@ aes_gen_vaes512_ecb_enc_k128_w2:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
+    vpxor %xmm2, %xmm2, %xmm2
     ret
     .size aes_gen_vaes512_ecb_enc_k128_w2, .-aes_gen_vaes512_ecb_enc_k128_w2
 
@@ -1247,47 +1205,21 @@ aes_gen_vaes512_ecb_enc_k192_w4:
 
 # int aes_gen_vaes512_ecb_enc_k192_w3(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 3 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 13 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 3.
-# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 block 2
-#   %xmm3 temporary: data loads
-#   %xmm4 rk0
-#   %xmm16 rk1
-#   %xmm15 rk2
-#   %xmm14 rk3
-#   %xmm13 rk4
-#   %xmm12 rk5
-#   %xmm11 rk6
-#   %xmm10 rk7
-#   %xmm9 rk8
-#   %xmm8 rk9
-#   %xmm7 rk10
-#   %xmm6 rk11
-#   %xmm5 rk12
+#   %xmm3 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_ecb_enc_k192_w3
     .type aes_gen_vaes512_ecb_enc_k192_w3, @function
     .p2align 5
 aes_gen_vaes512_ecb_enc_k192_w3:
     endbr64
-    vmovdqu 0(%rdi), %xmm4
-    vmovdqu64 16(%rdi), %xmm16
-    vmovdqu 32(%rdi), %xmm15
-    vmovdqu 48(%rdi), %xmm14
-    vmovdqu 64(%rdi), %xmm13
-    vmovdqu 80(%rdi), %xmm12
-    vmovdqu 96(%rdi), %xmm11
-    vmovdqu 112(%rdi), %xmm10
-    vmovdqu 128(%rdi), %xmm9
-    vmovdqu 144(%rdi), %xmm8
-    vmovdqu 160(%rdi), %xmm7
-    vmovdqu 176(%rdi), %xmm6
-    vmovdqu 192(%rdi), %xmm5
     sub $3, %r8
     jb .Laes_gen_vaes512_ecb_enc_k192_w3_done
     .p2align 4
@@ -1295,45 +1227,58 @@ aes_gen_vaes512_ecb_enc_k192_w3:
     vmovdqu 0(%rcx), %xmm0
     vmovdqu 16(%rcx), %xmm1
     vmovdqu 32(%rcx), %xmm2
-    vpxor %xmm4, %xmm0, %xmm0
-    vpxor %xmm4, %xmm1, %xmm1
-    vpxor %xmm4, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd3         # vaesenc %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd2         # vaesenc %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd0         # vaesenc %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xce         # vaesenc %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd6         # vaesenc %xmm6, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x79,0xdd,0xc5         # vaesenclast %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcd         # vaesenclast %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdd,0xd5         # vaesenclast %xmm5, %xmm2, %xmm2
+    vmovdqu 0(%rdi), %xmm3
+    vpxor %xmm3, %xmm0, %xmm0
+    vpxor %xmm3, %xmm1, %xmm1
+    vpxor %xmm3, %xmm2, %xmm2
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 144(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 160(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 176(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 192(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdd,0xc3         # vaesenclast %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdd,0xcb         # vaesenclast %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdd,0xd3         # vaesenclast %xmm3, %xmm2, %xmm2
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
@@ -1347,96 +1292,71 @@ aes_gen_vaes512_ecb_enc_k192_w3:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
-    vpxord %xmm16, %xmm16, %xmm16
+    vpxor %xmm3, %xmm3, %xmm3
     ret
     .size aes_gen_vaes512_ecb_enc_k192_w3, .-aes_gen_vaes512_ecb_enc_k192_w3
 
 # int aes_gen_vaes512_ecb_enc_k192_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-192 (12 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 13 x 16 bytes, any alignment; 13 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 2.
 # Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 temporary: data loads
-#   %xmm3 rk0
-#   %xmm15 rk1
-#   %xmm14 rk2
-#   %xmm13 rk3
-#   %xmm12 rk4
-#   %xmm11 rk5
-#   %xmm10 rk6
-#   %xmm9 rk7
-#   %xmm8 rk8
-#   %xmm7 rk9
-#   %xmm6 rk10
-#   %xmm5 rk11
-#   %xmm4 rk12
+#   %xmm2 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_ecb_enc_k192_w2
     .type aes_gen_vaes512_ecb_enc_k192_w2, @function
     .p2align 5
 aes_gen_vaes512_ecb_enc_k192_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm3
-    vmovdqu 16(%rdi), %xmm15
-    vmovdqu 32(%rdi), %xmm14
-    vmovdqu 48(%rdi), %xmm13
-    vmovdqu 64(%rdi), %xmm12
-    vmovdqu 80(%rdi), %xmm11
-    vmovdqu 96(%rdi), %xmm10
-    vmovdqu 112(%rdi), %xmm9
-    vmovdqu 128(%rdi), %xmm8
-    vmovdqu 144(%rdi), %xmm7
-    vmovdqu 160(%rdi), %xmm6
-    vmovdqu 176(%rdi), %xmm5
-    vmovdqu 192(%rdi), %xmm4
     sub $2, %r8
     jb .Laes_gen_vaes512_ecb_enc_k192_w2_done
     .p2align 4
 .Laes_gen_vaes512_ecb_enc_k192_w2_loop:
     vmovdqu 0(%rcx), %xmm0
     vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm3, %xmm0, %xmm0
-    vpxor %xmm3, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xce         # vaesenc %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdd,0xc4         # vaesenclast %xmm4, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcc         # vaesenclast %xmm4, %xmm1, %xmm1
+    vmovdqu 0(%rdi), %xmm2
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm2, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 144(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 160(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 176(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 192(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdd,0xc2         # vaesenclast %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdd,0xca         # vaesenclast %xmm2, %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     sub $2, %r8
@@ -1448,19 +1368,7 @@ aes_gen_vaes512_ecb_enc_k192_w2:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
+    vpxor %xmm2, %xmm2, %xmm2
     ret
     .size aes_gen_vaes512_ecb_enc_k192_w2, .-aes_gen_vaes512_ecb_enc_k192_w2
 
@@ -2092,51 +2000,21 @@ aes_gen_vaes512_ecb_enc_k256_w4:
 
 # int aes_gen_vaes512_ecb_enc_k256_w3(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 3 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 15 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 3.
-# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
 #   %xmm2 block 2
-#   %xmm3 temporary: data loads
-#   %xmm4 rk0
-#   %xmm18 rk1
-#   %xmm17 rk2
-#   %xmm16 rk3
-#   %xmm15 rk4
-#   %xmm14 rk5
-#   %xmm13 rk6
-#   %xmm12 rk7
-#   %xmm11 rk8
-#   %xmm10 rk9
-#   %xmm9 rk10
-#   %xmm8 rk11
-#   %xmm7 rk12
-#   %xmm6 rk13
-#   %xmm5 rk14
+#   %xmm3 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_ecb_enc_k256_w3
     .type aes_gen_vaes512_ecb_enc_k256_w3, @function
     .p2align 5
 aes_gen_vaes512_ecb_enc_k256_w3:
     endbr64
-    vmovdqu 0(%rdi), %xmm4
-    vmovdqu64 16(%rdi), %xmm18
-    vmovdqu64 32(%rdi), %xmm17
-    vmovdqu64 48(%rdi), %xmm16
-    vmovdqu 64(%rdi), %xmm15
-    vmovdqu 80(%rdi), %xmm14
-    vmovdqu 96(%rdi), %xmm13
-    vmovdqu 112(%rdi), %xmm12
-    vmovdqu 128(%rdi), %xmm11
-    vmovdqu 144(%rdi), %xmm10
-    vmovdqu 160(%rdi), %xmm9
-    vmovdqu 176(%rdi), %xmm8
-    vmovdqu 192(%rdi), %xmm7
-    vmovdqu 208(%rdi), %xmm6
-    vmovdqu 224(%rdi), %xmm5
     sub $3, %r8
     jb .Laes_gen_vaes512_ecb_enc_k256_w3_done
     .p2align 4
@@ -2144,51 +2022,66 @@ aes_gen_vaes512_ecb_enc_k256_w3:
     vmovdqu 0(%rcx), %xmm0
     vmovdqu 16(%rcx), %xmm1
     vmovdqu 32(%rcx), %xmm2
-    vpxor %xmm4, %xmm0, %xmm0
-    vpxor %xmm4, %xmm1, %xmm1
-    vpxor %xmm4, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc2    # vaesenc %xmm18, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xca    # vaesenc %xmm18, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd2    # vaesenc %xmm18, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd1    # vaesenc %xmm17, %xmm2, %xmm2
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x6d,0x08,0xdc,0xd0    # vaesenc %xmm16, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd7         # vaesenc %xmm15, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd6         # vaesenc %xmm14, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd5         # vaesenc %xmm13, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd4         # vaesenc %xmm12, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd3         # vaesenc %xmm11, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd2         # vaesenc %xmm10, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd1         # vaesenc %xmm9, %xmm2, %xmm2
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x69,0xdc,0xd0         # vaesenc %xmm8, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd7         # vaesenc %xmm7, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xce         # vaesenc %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdc,0xd6         # vaesenc %xmm6, %xmm2, %xmm2
-    .byte 0xc4,0xe2,0x79,0xdd,0xc5         # vaesenclast %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcd         # vaesenclast %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x69,0xdd,0xd5         # vaesenclast %xmm5, %xmm2, %xmm2
+    vmovdqu 0(%rdi), %xmm3
+    vpxor %xmm3, %xmm0, %xmm0
+    vpxor %xmm3, %xmm1, %xmm1
+    vpxor %xmm3, %xmm2, %xmm2
+    vmovdqu 16(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 32(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 48(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 64(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 80(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 96(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 112(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 128(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 144(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 160(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 176(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 192(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 208(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdc,0xc3         # vaesenc %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xcb         # vaesenc %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdc,0xd3         # vaesenc %xmm3, %xmm2, %xmm2
+    vmovdqu 224(%rdi), %xmm3
+    .byte 0xc4,0xe2,0x79,0xdd,0xc3         # vaesenclast %xmm3, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdd,0xcb         # vaesenclast %xmm3, %xmm1, %xmm1
+    .byte 0xc4,0xe2,0x69,0xdd,0xd3         # vaesenclast %xmm3, %xmm2, %xmm2
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     vmovdqu %xmm2, 32(%rdx)
@@ -2202,106 +2095,77 @@ aes_gen_vaes512_ecb_enc_k256_w3:
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
-    vpxord %xmm16, %xmm16, %xmm16
-    vpxord %xmm17, %xmm17, %xmm17
-    vpxord %xmm18, %xmm18, %xmm18
+    vpxor %xmm3, %xmm3, %xmm3
     ret
     .size aes_gen_vaes512_ecb_enc_k256_w3, .-aes_gen_vaes512_ecb_enc_k256_w3
 
 # int aes_gen_vaes512_ecb_enc_k256_w2(const uint8_t *rk, uint8_t *iv, uint8_t *dst, const uint8_t *src, size_t nblocks);
 # ECB encryption, AES-256 (14 rounds, fully unrolled), 2 blocks per iteration.
-# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment.
+# rk: encryption round keys (fips format), 15 x 16 bytes, any alignment; 15 reloaded per group.
 # iv: unused (may be NULL).
 # nblocks: a multiple of 2.
-# Requires: AESNI, AVX, VAES, AVX512F, AVX512VL.
+# Requires: AESNI, AVX.
 # Register map:
 #   %xmm0 block 0
 #   %xmm1 block 1
-#   %xmm2 temporary: data loads
-#   %xmm3 rk0
-#   %xmm17 rk1
-#   %xmm16 rk2
-#   %xmm15 rk3
-#   %xmm14 rk4
-#   %xmm13 rk5
-#   %xmm12 rk6
-#   %xmm11 rk7
-#   %xmm10 rk8
-#   %xmm9 rk9
-#   %xmm8 rk10
-#   %xmm7 rk11
-#   %xmm6 rk12
-#   %xmm5 rk13
-#   %xmm4 rk14
+#   %xmm2 temporary: data loads, spilled round keys rk0 rk1 rk2 rk3 rk4 rk5 rk6 rk7 rk8 rk9 rk10 rk11 rk12 rk13 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_ecb_enc_k256_w2
     .type aes_gen_vaes512_ecb_enc_k256_w2, @function
     .p2align 5
 aes_gen_vaes512_ecb_enc_k256_w2:
     endbr64
-    vmovdqu 0(%rdi), %xmm3
-    vmovdqu64 16(%rdi), %xmm17
-    vmovdqu64 32(%rdi), %xmm16
-    vmovdqu 48(%rdi), %xmm15
-    vmovdqu 64(%rdi), %xmm14
-    vmovdqu 80(%rdi), %xmm13
-    vmovdqu 96(%rdi), %xmm12
-    vmovdqu 112(%rdi), %xmm11
-    vmovdqu 128(%rdi), %xmm10
-    vmovdqu 144(%rdi), %xmm9
-    vmovdqu 160(%rdi), %xmm8
-    vmovdqu 176(%rdi), %xmm7
-    vmovdqu 192(%rdi), %xmm6
-    vmovdqu 208(%rdi), %xmm5
-    vmovdqu 224(%rdi), %xmm4
     sub $2, %r8
     jb .Laes_gen_vaes512_ecb_enc_k256_w2_done
     .p2align 4
 .Laes_gen_vaes512_ecb_enc_k256_w2_loop:
     vmovdqu 0(%rcx), %xmm0
     vmovdqu 16(%rcx), %xmm1
-    vpxor %xmm3, %xmm0, %xmm0
-    vpxor %xmm3, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc1    # vaesenc %xmm17, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc9    # vaesenc %xmm17, %xmm1, %xmm1
-    .byte 0x62,0xb2,0x7d,0x08,0xdc,0xc0    # vaesenc %xmm16, %xmm0, %xmm0
-    .byte 0x62,0xb2,0x75,0x08,0xdc,0xc8    # vaesenc %xmm16, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc7         # vaesenc %xmm15, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcf         # vaesenc %xmm15, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc6         # vaesenc %xmm14, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xce         # vaesenc %xmm14, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc5         # vaesenc %xmm13, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcd         # vaesenc %xmm13, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc4         # vaesenc %xmm12, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcc         # vaesenc %xmm12, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc3         # vaesenc %xmm11, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xcb         # vaesenc %xmm11, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc2         # vaesenc %xmm10, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xca         # vaesenc %xmm10, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc1         # vaesenc %xmm9, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc9         # vaesenc %xmm9, %xmm1, %xmm1
-    .byte 0xc4,0xc2,0x79,0xdc,0xc0         # vaesenc %xmm8, %xmm0, %xmm0
-    .byte 0xc4,0xc2,0x71,0xdc,0xc8         # vaesenc %xmm8, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc7         # vaesenc %xmm7, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcf         # vaesenc %xmm7, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc6         # vaesenc %xmm6, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xce         # vaesenc %xmm6, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdc,0xc5         # vaesenc %xmm5, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdc,0xcd         # vaesenc %xmm5, %xmm1, %xmm1
-    .byte 0xc4,0xe2,0x79,0xdd,0xc4         # vaesenclast %xmm4, %xmm0, %xmm0
-    .byte 0xc4,0xe2,0x71,0xdd,0xcc         # vaesenclast %xmm4, %xmm1, %xmm1
+    vmovdqu 0(%rdi), %xmm2
+    vpxor %xmm2, %xmm0, %xmm0
+    vpxor %xmm2, %xmm1, %xmm1
+    vmovdqu 16(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 32(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 48(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 64(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 80(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 96(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 112(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 128(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 144(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 160(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 176(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 192(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 208(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdc,0xc2         # vaesenc %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdc,0xca         # vaesenc %xmm2, %xmm1, %xmm1
+    vmovdqu 224(%rdi), %xmm2
+    .byte 0xc4,0xe2,0x79,0xdd,0xc2         # vaesenclast %xmm2, %xmm0, %xmm0
+    .byte 0xc4,0xe2,0x71,0xdd,0xca         # vaesenclast %xmm2, %xmm1, %xmm1
     vmovdqu %xmm0, 0(%rdx)
     vmovdqu %xmm1, 16(%rdx)
     sub $2, %r8
@@ -2313,21 +2177,7 @@ aes_gen_vaes512_ecb_enc_k256_w2:
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
-    vpxor %xmm3, %xmm3, %xmm3
-    vpxor %xmm4, %xmm4, %xmm4
-    vpxor %xmm5, %xmm5, %xmm5
-    vpxor %xmm6, %xmm6, %xmm6
-    vpxor %xmm7, %xmm7, %xmm7
-    vpxor %xmm8, %xmm8, %xmm8
-    vpxor %xmm9, %xmm9, %xmm9
-    vpxor %xmm10, %xmm10, %xmm10
-    vpxor %xmm11, %xmm11, %xmm11
-    vpxor %xmm12, %xmm12, %xmm12
-    vpxor %xmm13, %xmm13, %xmm13
-    vpxor %xmm14, %xmm14, %xmm14
-    vpxor %xmm15, %xmm15, %xmm15
-    vpxord %xmm16, %xmm16, %xmm16
-    vpxord %xmm17, %xmm17, %xmm17
+    vpxor %xmm2, %xmm2, %xmm2
     ret
     .size aes_gen_vaes512_ecb_enc_k256_w2, .-aes_gen_vaes512_ecb_enc_k256_w2
 
