@@ -156,7 +156,7 @@ static void expand_fips(const uint8_t *key, size_t key_len, uint8_t *ks)
         setup(key, ks);
         return;
     }
-    uint8_t *enc = ks, *dec = ks + 240;
+    uint8_t *enc = ks, *dec = ks + AES_GEN_DEC_KEYS;
     const size_t rounds = aes_gen_rounds(key_len);
     expand_encryption(key, key_len, enc);
     /* FIPS-197 5.3.5: reversed order, InvMixColumns on all but the outer two. */
@@ -175,11 +175,11 @@ static void expand_openssl(const uint8_t *key, size_t key_len, uint8_t *ks)
     expand_fips(key, key_len, fips);
     for (int half = 0; half < 2; half++) {
         for (int i = 0; i < 60; i++) {
-            const uint8_t *b = fips + 240 * half + 4 * i;
+            const uint8_t *b = fips + AES_GEN_DEC_KEYS * half + 4 * i;
             w[i] = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
         }
         w[60] = aes_gen_rounds(key_len);
-        memcpy(ks + 256 * half, w, sizeof w);
+        memcpy(ks + AES_GEN_DEC_KEYS * half, w, sizeof w);
     }
     aes_gen_secure_zero(fips, sizeof fips);
     aes_gen_secure_zero(w, sizeof w);
@@ -190,7 +190,7 @@ static void expand_openssl(const uint8_t *key, size_t key_len, uint8_t *ks)
  * bytes (the S-box constant 0x63 folded into encryption's middle and last
  * keys, decryption's state constant into its tower keys), the last key as
  * AES bytes, every byte at its position after r ShiftRows.  Encryption at
- * 0, decryption at 240.  The maps by pshufb: no key byte indexes memory. */
+ * 0, decryption at 256.  The maps by pshufb: no key byte indexes memory. */
 #if defined(__x86_64__) || defined(__i386__)
 __attribute__((target("ssse3"))) static void vpaes_keys_ssse3(const uint8_t *fips, uint8_t *ks,
                                                                size_t rounds)
@@ -199,7 +199,7 @@ __attribute__((target("ssse3"))) static void vpaes_keys_ssse3(const uint8_t *fip
     const __m128i s63 = _mm_set1_epi8(0x63), cdec = _mm_set1_epi8((char)aes_gen_vpaes_c_dec);
     for (int dec = 0; dec < 2; dec++)
         for (size_t r = 0; r <= rounds; r++) {
-            __m128i x = _mm_loadu_si128((const __m128i *)(fips + 240 * dec + 16 * r));
+            __m128i x = _mm_loadu_si128((const __m128i *)(fips + AES_GEN_DEC_KEYS * dec + 16 * r));
             if (r == rounds) {
                 x = dec ? x : _mm_xor_si128(x, s63);
             } else {
@@ -212,7 +212,7 @@ __attribute__((target("ssse3"))) static void vpaes_keys_ssse3(const uint8_t *fip
                     x = _mm_xor_si128(x, cdec);
             }
             x = _mm_shuffle_epi8(x, _mm_loadu_si128((const __m128i *)aes_gen_vpaes_pi_inv[dec][r % 4]));
-            _mm_storeu_si128((__m128i *)(ks + 240 * dec + 16 * r), x);
+            _mm_storeu_si128((__m128i *)(ks + AES_GEN_DEC_KEYS * dec + 16 * r), x);
         }
 }
 #endif
@@ -232,9 +232,9 @@ static void expand_vpaes(const uint8_t *key, size_t key_len, uint8_t *ks)
 _Static_assert(AES_GEN_KEY_FORMAT_COUNT == 3,
                "a key format added to gen/variants.py needs its expansion here");
 const struct aes_gen_key_format_info aes_gen_key_formats[AES_GEN_KEY_FORMAT_COUNT] = {
-    [AES_GEN_KF_fips] = {"fips", expand_fips, 0, 240},
-    [AES_GEN_KF_openssl] = {"openssl", expand_openssl, 0, 256},
-    [AES_GEN_KF_vpaes] = {"vpaes", expand_vpaes, 0, 240},
+    [AES_GEN_KF_fips] = {"fips", expand_fips},
+    [AES_GEN_KF_openssl] = {"openssl", expand_openssl},
+    [AES_GEN_KF_vpaes] = {"vpaes", expand_vpaes},
 };
 
 int aes_gen_expand_key(const char *format, const void *key, size_t key_len, int decrypt,
@@ -262,7 +262,7 @@ int aes_gen_expand_key(const char *format, const void *key, size_t key_len, int 
         uint8_t ks[AES_GEN_FORMAT_BYTES];
         memset(ks, 0, sizeof ks);
         info->expand(key, key_len, ks);
-        memcpy(out, ks + (decrypt ? info->dec_offset : info->enc_offset), bytes);
+        memcpy(out, ks + (decrypt ? AES_GEN_DEC_KEYS : 0), bytes);
         aes_gen_secure_zero(ks, sizeof ks);
         aes_gen_clear_registers(); /* C may have held key words in vector registers */
         return AES_GEN_OK;

@@ -254,8 +254,8 @@ static void key_plan(struct aes_gen_key_plan *kp, const struct aes_gen_mode_plan
     if (backend >= 0) {
         const enum aes_gen_key_format kf = aes_gen_backend_table[backend].key_format;
         kp->setup = aes_gen_generated_setup(kf, key_bits, have);
-        kp->rk_offset[0] = (uint16_t)aes_gen_key_formats[kf].enc_offset;
-        kp->rk_offset[1] = (uint16_t)aes_gen_key_formats[kf].dec_offset;
+        kp->rk_offset[0] = 0;
+        kp->rk_offset[1] = AES_GEN_DEC_KEYS;
         kp->backend = (uint16_t)backend;
     }
     kp->rounds = (uint16_t)aes_gen_rounds(key_bits / 8);

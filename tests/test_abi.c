@@ -635,7 +635,7 @@ START_TEST(key_setup_leaves_nothing)
             call_checked(c, who, NULL, 0, 0, 0, 0, &rng);
             s.n = s.stored = 0;
             add_keys(&s, ks, rounds);
-            add_keys(&s, ks + 240, rounds);
+            add_keys(&s, ks + 256, rounds);
             add(&s, key, "the key's first 16 bytes");
             add(&s, key + 8 * i, "the key's last 16 bytes");
             char where[128];

@@ -40,7 +40,7 @@ int main(void)
     $1
     (void)key;
     $enc(ks, NULL, out, in, $w);
-    $dec(ks + 240, NULL, back, out, $w);
+    $dec(ks + 256, NULL, back, out, $w);
     for (int i = 0; i < 16; i++)
         printf("%02x", out[i]);
     printf("\n");
@@ -86,7 +86,7 @@ int main(void)
                                     17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
     uint8_t ks[480] = {0};
     if (aes_gen_expand_key("fips", key, $bits / 8, 0, ks, 240) ||
-        aes_gen_expand_key("fips", key, $bits / 8, 1, ks + 240, 240))
+        aes_gen_expand_key("fips", key, $bits / 8, 1, ks + 256, 240))
         return 1;
     for (int i = 0; i < 480; i++)
         printf("%d,%s", ks[i], i % 16 == 15 ? "\\n" : "");

@@ -10,7 +10,7 @@ that writes the first ZERO_TO bytes of ks, the fips format's schedules
 (gen/variants.py KEY_FORMATS) and zeros where they leave room (a key set
 over a longer one leaves none of its words): the FIPS-197 5.2 encryption
 schedule at ks,
-and at ks + 240 the decryption schedule of the
+and at ks + 256 the decryption schedule of the
 equivalent inverse cipher (5.3.5: the keys in reverse order, InvMixColumns
 (aesimc) on all but the outer two), both in one pass where the key size
 lets the decryption key follow the encryption key in a register.
@@ -35,8 +35,8 @@ from aes_math import RCON
 from .asm import Const, Program, gp, mem, rip, xmm
 from .skeletons import merge_consts
 
-DEC_OFFSET = 240  # the fips format's decryption schedule
-ZERO_TO = 480     # the fips format's size: what vendored callers give (docs/VENDORING.md);
+DEC_OFFSET = 256  # every format's decryption schedule (runtime/internal.h AES_GEN_DEC_KEYS)
+ZERO_TO = 496     # the fips format's size: what vendored callers give (docs/VENDORING.md);
                   # setkey zeroes the rest of a key's AES_GEN_FORMAT_BYTES (runtime/api.c)
 PARAMS = "const uint8_t *key, uint8_t *ks"
 

@@ -31,7 +31,7 @@
     .text
 
 # int aes_gen_aesni_key_setup_k128(const uint8_t *key, uint8_t *ks);
-# AES-128 key setup (10 rounds): the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 16 bytes, any alignment.
+# AES-128 key setup (10 rounds): the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 256, zeros elsewhere to ks + 496; key: 16 bytes, any alignment.
 # Requires: AESNI, SSE2, SSSE3.
 # Register map:
 #   %xmm0 the step's key words (AES-256: the even round keys)
@@ -50,7 +50,7 @@ aes_gen_aesni_key_setup_k128:
     pxor %xmm5, %xmm5
     movdqu 0(%rdi), %xmm0
     movdqu %xmm0, 0(%rsi)
-    movdqu %xmm0, 400(%rsi)
+    movdqu %xmm0, 416(%rsi)
     movdqa %xmm0, %xmm3
     pshufb .Laes_gen_key_rotword3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon+16(%rip), %xmm6
@@ -62,7 +62,7 @@ aes_gen_aesni_key_setup_k128:
     pxor %xmm3, %xmm0
     movdqu %xmm0, 16(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
-    movdqu %xmm4, 384(%rsi)
+    movdqu %xmm4, 400(%rsi)
     movdqa %xmm0, %xmm3
     pshufb .Laes_gen_key_rotword3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon+32(%rip), %xmm6
@@ -74,7 +74,7 @@ aes_gen_aesni_key_setup_k128:
     pxor %xmm3, %xmm0
     movdqu %xmm0, 32(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
-    movdqu %xmm4, 368(%rsi)
+    movdqu %xmm4, 384(%rsi)
     movdqa %xmm0, %xmm3
     pshufb .Laes_gen_key_rotword3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon+48(%rip), %xmm6
@@ -86,7 +86,7 @@ aes_gen_aesni_key_setup_k128:
     pxor %xmm3, %xmm0
     movdqu %xmm0, 48(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
-    movdqu %xmm4, 352(%rsi)
+    movdqu %xmm4, 368(%rsi)
     movdqa %xmm0, %xmm3
     pshufb .Laes_gen_key_rotword3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon+64(%rip), %xmm6
@@ -98,7 +98,7 @@ aes_gen_aesni_key_setup_k128:
     pxor %xmm3, %xmm0
     movdqu %xmm0, 64(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
-    movdqu %xmm4, 336(%rsi)
+    movdqu %xmm4, 352(%rsi)
     movdqa %xmm0, %xmm3
     pshufb .Laes_gen_key_rotword3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon+80(%rip), %xmm6
@@ -110,7 +110,7 @@ aes_gen_aesni_key_setup_k128:
     pxor %xmm3, %xmm0
     movdqu %xmm0, 80(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
-    movdqu %xmm4, 320(%rsi)
+    movdqu %xmm4, 336(%rsi)
     movdqa %xmm0, %xmm3
     pshufb .Laes_gen_key_rotword3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon+96(%rip), %xmm6
@@ -122,7 +122,7 @@ aes_gen_aesni_key_setup_k128:
     pxor %xmm3, %xmm0
     movdqu %xmm0, 96(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
-    movdqu %xmm4, 304(%rsi)
+    movdqu %xmm4, 320(%rsi)
     movdqa %xmm0, %xmm3
     pshufb .Laes_gen_key_rotword3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon+112(%rip), %xmm6
@@ -134,7 +134,7 @@ aes_gen_aesni_key_setup_k128:
     pxor %xmm3, %xmm0
     movdqu %xmm0, 112(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
-    movdqu %xmm4, 288(%rsi)
+    movdqu %xmm4, 304(%rsi)
     movdqa %xmm0, %xmm3
     pshufb .Laes_gen_key_rotword3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon+128(%rip), %xmm6
@@ -146,7 +146,7 @@ aes_gen_aesni_key_setup_k128:
     pxor %xmm3, %xmm0
     movdqu %xmm0, 128(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
-    movdqu %xmm4, 272(%rsi)
+    movdqu %xmm4, 288(%rsi)
     movdqa %xmm0, %xmm3
     pshufb .Laes_gen_key_rotword3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon+144(%rip), %xmm6
@@ -158,7 +158,7 @@ aes_gen_aesni_key_setup_k128:
     pxor %xmm3, %xmm0
     movdqu %xmm0, 144(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
-    movdqu %xmm4, 256(%rsi)
+    movdqu %xmm4, 272(%rsi)
     movdqa %xmm0, %xmm3
     pshufb .Laes_gen_key_rotword3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon+160(%rip), %xmm6
@@ -169,7 +169,7 @@ aes_gen_aesni_key_setup_k128:
     pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 160(%rsi)
-    movdqu %xmm0, 240(%rsi)
+    movdqu %xmm0, 256(%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -181,15 +181,16 @@ aes_gen_aesni_key_setup_k128:
     movdqu %xmm0, 192(%rsi)
     movdqu %xmm0, 208(%rsi)
     movdqu %xmm0, 224(%rsi)
-    movdqu %xmm0, 416(%rsi)
+    movdqu %xmm0, 240(%rsi)
     movdqu %xmm0, 432(%rsi)
     movdqu %xmm0, 448(%rsi)
     movdqu %xmm0, 464(%rsi)
+    movdqu %xmm0, 480(%rsi)
     ret
     .size aes_gen_aesni_key_setup_k128, .-aes_gen_aesni_key_setup_k128
 
 # int aes_gen_aesni_key_setup_k192(const uint8_t *key, uint8_t *ks);
-# AES-192 key setup (12 rounds): the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 24 bytes, any alignment.
+# AES-192 key setup (12 rounds): the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 256, zeros elsewhere to ks + 496; key: 24 bytes, any alignment.
 # Requires: AESNI, SSE2, SSSE3.
 # Register map:
 #   %xmm0 the step's key words (AES-256: the even round keys)
@@ -334,42 +335,42 @@ aes_gen_aesni_key_setup_k192:
     pxor %xmm3, %xmm0
     movdqu %xmm0, 192(%rsi)
     movdqu 192(%rsi), %xmm4
-    movdqu %xmm4, 240(%rsi)
+    movdqu %xmm4, 256(%rsi)
     movdqu 176(%rsi), %xmm4
     .byte 0x66,0x0f,0x38,0xdb,0xe4         # aesimc %xmm4, %xmm4
-    movdqu %xmm4, 256(%rsi)
+    movdqu %xmm4, 272(%rsi)
     movdqu 160(%rsi), %xmm4
     .byte 0x66,0x0f,0x38,0xdb,0xe4         # aesimc %xmm4, %xmm4
-    movdqu %xmm4, 272(%rsi)
+    movdqu %xmm4, 288(%rsi)
     movdqu 144(%rsi), %xmm4
     .byte 0x66,0x0f,0x38,0xdb,0xe4         # aesimc %xmm4, %xmm4
-    movdqu %xmm4, 288(%rsi)
+    movdqu %xmm4, 304(%rsi)
     movdqu 128(%rsi), %xmm4
     .byte 0x66,0x0f,0x38,0xdb,0xe4         # aesimc %xmm4, %xmm4
-    movdqu %xmm4, 304(%rsi)
+    movdqu %xmm4, 320(%rsi)
     movdqu 112(%rsi), %xmm4
     .byte 0x66,0x0f,0x38,0xdb,0xe4         # aesimc %xmm4, %xmm4
-    movdqu %xmm4, 320(%rsi)
+    movdqu %xmm4, 336(%rsi)
     movdqu 96(%rsi), %xmm4
     .byte 0x66,0x0f,0x38,0xdb,0xe4         # aesimc %xmm4, %xmm4
-    movdqu %xmm4, 336(%rsi)
+    movdqu %xmm4, 352(%rsi)
     movdqu 80(%rsi), %xmm4
     .byte 0x66,0x0f,0x38,0xdb,0xe4         # aesimc %xmm4, %xmm4
-    movdqu %xmm4, 352(%rsi)
+    movdqu %xmm4, 368(%rsi)
     movdqu 64(%rsi), %xmm4
     .byte 0x66,0x0f,0x38,0xdb,0xe4         # aesimc %xmm4, %xmm4
-    movdqu %xmm4, 368(%rsi)
+    movdqu %xmm4, 384(%rsi)
     movdqu 48(%rsi), %xmm4
     .byte 0x66,0x0f,0x38,0xdb,0xe4         # aesimc %xmm4, %xmm4
-    movdqu %xmm4, 384(%rsi)
+    movdqu %xmm4, 400(%rsi)
     movdqu 32(%rsi), %xmm4
     .byte 0x66,0x0f,0x38,0xdb,0xe4         # aesimc %xmm4, %xmm4
-    movdqu %xmm4, 400(%rsi)
+    movdqu %xmm4, 416(%rsi)
     movdqu 16(%rsi), %xmm4
     .byte 0x66,0x0f,0x38,0xdb,0xe4         # aesimc %xmm4, %xmm4
-    movdqu %xmm4, 416(%rsi)
-    movdqu 0(%rsi), %xmm4
     movdqu %xmm4, 432(%rsi)
+    movdqu 0(%rsi), %xmm4
+    movdqu %xmm4, 448(%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -379,13 +380,14 @@ aes_gen_aesni_key_setup_k192:
     pxor %xmm6, %xmm6
     movdqu %xmm0, 208(%rsi)
     movdqu %xmm0, 224(%rsi)
-    movdqu %xmm0, 448(%rsi)
+    movdqu %xmm0, 240(%rsi)
     movdqu %xmm0, 464(%rsi)
+    movdqu %xmm0, 480(%rsi)
     ret
     .size aes_gen_aesni_key_setup_k192, .-aes_gen_aesni_key_setup_k192
 
 # int aes_gen_aesni_key_setup_k256(const uint8_t *key, uint8_t *ks);
-# AES-256 key setup (14 rounds): the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 32 bytes, any alignment.
+# AES-256 key setup (14 rounds): the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 256, zeros elsewhere to ks + 496; key: 32 bytes, any alignment.
 # Requires: AESNI, SSE2, SSSE3.
 # Register map:
 #   %xmm0 the step's key words (AES-256: the even round keys)
@@ -405,10 +407,10 @@ aes_gen_aesni_key_setup_k256:
     movdqu 0(%rdi), %xmm0
     movdqu 16(%rdi), %xmm1
     movdqu %xmm0, 0(%rsi)
-    movdqu %xmm0, 464(%rsi)
+    movdqu %xmm0, 480(%rsi)
     movdqu %xmm1, 16(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe1         # aesimc %xmm1, %xmm4
-    movdqu %xmm4, 448(%rsi)
+    movdqu %xmm4, 464(%rsi)
     movdqa %xmm1, %xmm3
     pshufb .Laes_gen_key_rotword3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon+16(%rip), %xmm6
@@ -420,7 +422,7 @@ aes_gen_aesni_key_setup_k256:
     pxor %xmm3, %xmm0
     movdqu %xmm0, 32(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
-    movdqu %xmm4, 432(%rsi)
+    movdqu %xmm4, 448(%rsi)
     movdqa %xmm0, %xmm3
     pshufb .Laes_gen_key_word3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon(%rip), %xmm6
@@ -432,7 +434,7 @@ aes_gen_aesni_key_setup_k256:
     pxor %xmm3, %xmm1
     movdqu %xmm1, 48(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe1         # aesimc %xmm1, %xmm4
-    movdqu %xmm4, 416(%rsi)
+    movdqu %xmm4, 432(%rsi)
     movdqa %xmm1, %xmm3
     pshufb .Laes_gen_key_rotword3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon+32(%rip), %xmm6
@@ -444,7 +446,7 @@ aes_gen_aesni_key_setup_k256:
     pxor %xmm3, %xmm0
     movdqu %xmm0, 64(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
-    movdqu %xmm4, 400(%rsi)
+    movdqu %xmm4, 416(%rsi)
     movdqa %xmm0, %xmm3
     pshufb .Laes_gen_key_word3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon(%rip), %xmm6
@@ -456,7 +458,7 @@ aes_gen_aesni_key_setup_k256:
     pxor %xmm3, %xmm1
     movdqu %xmm1, 80(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe1         # aesimc %xmm1, %xmm4
-    movdqu %xmm4, 384(%rsi)
+    movdqu %xmm4, 400(%rsi)
     movdqa %xmm1, %xmm3
     pshufb .Laes_gen_key_rotword3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon+48(%rip), %xmm6
@@ -468,7 +470,7 @@ aes_gen_aesni_key_setup_k256:
     pxor %xmm3, %xmm0
     movdqu %xmm0, 96(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
-    movdqu %xmm4, 368(%rsi)
+    movdqu %xmm4, 384(%rsi)
     movdqa %xmm0, %xmm3
     pshufb .Laes_gen_key_word3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon(%rip), %xmm6
@@ -480,7 +482,7 @@ aes_gen_aesni_key_setup_k256:
     pxor %xmm3, %xmm1
     movdqu %xmm1, 112(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe1         # aesimc %xmm1, %xmm4
-    movdqu %xmm4, 352(%rsi)
+    movdqu %xmm4, 368(%rsi)
     movdqa %xmm1, %xmm3
     pshufb .Laes_gen_key_rotword3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon+64(%rip), %xmm6
@@ -492,7 +494,7 @@ aes_gen_aesni_key_setup_k256:
     pxor %xmm3, %xmm0
     movdqu %xmm0, 128(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
-    movdqu %xmm4, 336(%rsi)
+    movdqu %xmm4, 352(%rsi)
     movdqa %xmm0, %xmm3
     pshufb .Laes_gen_key_word3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon(%rip), %xmm6
@@ -504,7 +506,7 @@ aes_gen_aesni_key_setup_k256:
     pxor %xmm3, %xmm1
     movdqu %xmm1, 144(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe1         # aesimc %xmm1, %xmm4
-    movdqu %xmm4, 320(%rsi)
+    movdqu %xmm4, 336(%rsi)
     movdqa %xmm1, %xmm3
     pshufb .Laes_gen_key_rotword3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon+80(%rip), %xmm6
@@ -516,7 +518,7 @@ aes_gen_aesni_key_setup_k256:
     pxor %xmm3, %xmm0
     movdqu %xmm0, 160(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
-    movdqu %xmm4, 304(%rsi)
+    movdqu %xmm4, 320(%rsi)
     movdqa %xmm0, %xmm3
     pshufb .Laes_gen_key_word3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon(%rip), %xmm6
@@ -528,7 +530,7 @@ aes_gen_aesni_key_setup_k256:
     pxor %xmm3, %xmm1
     movdqu %xmm1, 176(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe1         # aesimc %xmm1, %xmm4
-    movdqu %xmm4, 288(%rsi)
+    movdqu %xmm4, 304(%rsi)
     movdqa %xmm1, %xmm3
     pshufb .Laes_gen_key_rotword3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon+96(%rip), %xmm6
@@ -540,7 +542,7 @@ aes_gen_aesni_key_setup_k256:
     pxor %xmm3, %xmm0
     movdqu %xmm0, 192(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe0         # aesimc %xmm0, %xmm4
-    movdqu %xmm4, 272(%rsi)
+    movdqu %xmm4, 288(%rsi)
     movdqa %xmm0, %xmm3
     pshufb .Laes_gen_key_word3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon(%rip), %xmm6
@@ -552,7 +554,7 @@ aes_gen_aesni_key_setup_k256:
     pxor %xmm3, %xmm1
     movdqu %xmm1, 208(%rsi)
     .byte 0x66,0x0f,0x38,0xdb,0xe1         # aesimc %xmm1, %xmm4
-    movdqu %xmm4, 256(%rsi)
+    movdqu %xmm4, 272(%rsi)
     movdqa %xmm1, %xmm3
     pshufb .Laes_gen_key_rotword3(%rip), %xmm3
     movdqa .Laes_gen_key_rcon+112(%rip), %xmm6
@@ -563,7 +565,7 @@ aes_gen_aesni_key_setup_k256:
     pxor %xmm5, %xmm0
     pxor %xmm3, %xmm0
     movdqu %xmm0, 224(%rsi)
-    movdqu %xmm0, 240(%rsi)
+    movdqu %xmm0, 256(%rsi)
     pxor %xmm0, %xmm0
     pxor %xmm1, %xmm1
     pxor %xmm2, %xmm2
@@ -571,11 +573,12 @@ aes_gen_aesni_key_setup_k256:
     pxor %xmm4, %xmm4
     pxor %xmm5, %xmm5
     pxor %xmm6, %xmm6
+    movdqu %xmm0, 240(%rsi)
     ret
     .size aes_gen_aesni_key_setup_k256, .-aes_gen_aesni_key_setup_k256
 
 # int aes_gen_avx512_key_setup_k128(const uint8_t *key, uint8_t *ks);
-# AES-128 key setup (10 rounds): the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 16 bytes, any alignment.
+# AES-128 key setup (10 rounds): the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 256, zeros elsewhere to ks + 496; key: 16 bytes, any alignment.
 # Requires: AESNI, AVX, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 the step's key words (AES-256: the even round keys)
@@ -594,7 +597,7 @@ aes_gen_avx512_key_setup_k128:
     vpxor %xmm5, %xmm5, %xmm5
     vmovdqu 0(%rdi), %xmm0
     vmovdqu %xmm0, 0(%rsi)
-    vmovdqu %xmm0, 400(%rsi)
+    vmovdqu %xmm0, 416(%rsi)
     vpshufb .Laes_gen_key_rotword3(%rip), %xmm0, %xmm3
     vmovdqa .Laes_gen_key_rcon+16(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -604,7 +607,7 @@ aes_gen_avx512_key_setup_k128:
     vpternlogq $150, %xmm5, %xmm3, %xmm0
     vmovdqu %xmm0, 16(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
-    vmovdqu %xmm4, 384(%rsi)
+    vmovdqu %xmm4, 400(%rsi)
     vpshufb .Laes_gen_key_rotword3(%rip), %xmm0, %xmm3
     vmovdqa .Laes_gen_key_rcon+32(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -614,7 +617,7 @@ aes_gen_avx512_key_setup_k128:
     vpternlogq $150, %xmm5, %xmm3, %xmm0
     vmovdqu %xmm0, 32(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
-    vmovdqu %xmm4, 368(%rsi)
+    vmovdqu %xmm4, 384(%rsi)
     vpshufb .Laes_gen_key_rotword3(%rip), %xmm0, %xmm3
     vmovdqa .Laes_gen_key_rcon+48(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -624,7 +627,7 @@ aes_gen_avx512_key_setup_k128:
     vpternlogq $150, %xmm5, %xmm3, %xmm0
     vmovdqu %xmm0, 48(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
-    vmovdqu %xmm4, 352(%rsi)
+    vmovdqu %xmm4, 368(%rsi)
     vpshufb .Laes_gen_key_rotword3(%rip), %xmm0, %xmm3
     vmovdqa .Laes_gen_key_rcon+64(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -634,7 +637,7 @@ aes_gen_avx512_key_setup_k128:
     vpternlogq $150, %xmm5, %xmm3, %xmm0
     vmovdqu %xmm0, 64(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
-    vmovdqu %xmm4, 336(%rsi)
+    vmovdqu %xmm4, 352(%rsi)
     vpshufb .Laes_gen_key_rotword3(%rip), %xmm0, %xmm3
     vmovdqa .Laes_gen_key_rcon+80(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -644,7 +647,7 @@ aes_gen_avx512_key_setup_k128:
     vpternlogq $150, %xmm5, %xmm3, %xmm0
     vmovdqu %xmm0, 80(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
-    vmovdqu %xmm4, 320(%rsi)
+    vmovdqu %xmm4, 336(%rsi)
     vpshufb .Laes_gen_key_rotword3(%rip), %xmm0, %xmm3
     vmovdqa .Laes_gen_key_rcon+96(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -654,7 +657,7 @@ aes_gen_avx512_key_setup_k128:
     vpternlogq $150, %xmm5, %xmm3, %xmm0
     vmovdqu %xmm0, 96(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
-    vmovdqu %xmm4, 304(%rsi)
+    vmovdqu %xmm4, 320(%rsi)
     vpshufb .Laes_gen_key_rotword3(%rip), %xmm0, %xmm3
     vmovdqa .Laes_gen_key_rcon+112(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -664,7 +667,7 @@ aes_gen_avx512_key_setup_k128:
     vpternlogq $150, %xmm5, %xmm3, %xmm0
     vmovdqu %xmm0, 112(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
-    vmovdqu %xmm4, 288(%rsi)
+    vmovdqu %xmm4, 304(%rsi)
     vpshufb .Laes_gen_key_rotword3(%rip), %xmm0, %xmm3
     vmovdqa .Laes_gen_key_rcon+128(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -674,7 +677,7 @@ aes_gen_avx512_key_setup_k128:
     vpternlogq $150, %xmm5, %xmm3, %xmm0
     vmovdqu %xmm0, 128(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
-    vmovdqu %xmm4, 272(%rsi)
+    vmovdqu %xmm4, 288(%rsi)
     vpshufb .Laes_gen_key_rotword3(%rip), %xmm0, %xmm3
     vmovdqa .Laes_gen_key_rcon+144(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -684,7 +687,7 @@ aes_gen_avx512_key_setup_k128:
     vpternlogq $150, %xmm5, %xmm3, %xmm0
     vmovdqu %xmm0, 144(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
-    vmovdqu %xmm4, 256(%rsi)
+    vmovdqu %xmm4, 272(%rsi)
     vpshufb .Laes_gen_key_rotword3(%rip), %xmm0, %xmm3
     vmovdqa .Laes_gen_key_rcon+160(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -693,7 +696,7 @@ aes_gen_avx512_key_setup_k128:
     vshufps $140, %xmm0, %xmm5, %xmm5
     vpternlogq $150, %xmm5, %xmm3, %xmm0
     vmovdqu %xmm0, 160(%rsi)
-    vmovdqu %xmm0, 240(%rsi)
+    vmovdqu %xmm0, 256(%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -702,13 +705,14 @@ aes_gen_avx512_key_setup_k128:
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
     vmovdqu64 %zmm0, 176(%rsi)
-    vmovdqu64 %zmm0, 416(%rsi)
+    vmovdqu %xmm0, 240(%rsi)
+    vmovdqu64 %zmm0, 432(%rsi)
     vzeroupper
     ret
     .size aes_gen_avx512_key_setup_k128, .-aes_gen_avx512_key_setup_k128
 
 # int aes_gen_avx512_key_setup_k192(const uint8_t *key, uint8_t *ks);
-# AES-192 key setup (12 rounds): the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 24 bytes, any alignment.
+# AES-192 key setup (12 rounds): the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 256, zeros elsewhere to ks + 496; key: 24 bytes, any alignment.
 # Requires: AESNI, AVX, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 the step's key words (AES-256: the even round keys)
@@ -830,42 +834,42 @@ aes_gen_avx512_key_setup_k192:
     vpternlogq $150, %xmm5, %xmm3, %xmm0
     vmovdqu %xmm0, 192(%rsi)
     vmovdqu 192(%rsi), %xmm4
-    vmovdqu %xmm4, 240(%rsi)
+    vmovdqu %xmm4, 256(%rsi)
     vmovdqu 176(%rsi), %xmm4
     .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
-    vmovdqu %xmm4, 256(%rsi)
+    vmovdqu %xmm4, 272(%rsi)
     vmovdqu 160(%rsi), %xmm4
     .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
-    vmovdqu %xmm4, 272(%rsi)
+    vmovdqu %xmm4, 288(%rsi)
     vmovdqu 144(%rsi), %xmm4
     .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
-    vmovdqu %xmm4, 288(%rsi)
+    vmovdqu %xmm4, 304(%rsi)
     vmovdqu 128(%rsi), %xmm4
     .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
-    vmovdqu %xmm4, 304(%rsi)
+    vmovdqu %xmm4, 320(%rsi)
     vmovdqu 112(%rsi), %xmm4
     .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
-    vmovdqu %xmm4, 320(%rsi)
+    vmovdqu %xmm4, 336(%rsi)
     vmovdqu 96(%rsi), %xmm4
     .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
-    vmovdqu %xmm4, 336(%rsi)
+    vmovdqu %xmm4, 352(%rsi)
     vmovdqu 80(%rsi), %xmm4
     .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
-    vmovdqu %xmm4, 352(%rsi)
+    vmovdqu %xmm4, 368(%rsi)
     vmovdqu 64(%rsi), %xmm4
     .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
-    vmovdqu %xmm4, 368(%rsi)
+    vmovdqu %xmm4, 384(%rsi)
     vmovdqu 48(%rsi), %xmm4
     .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
-    vmovdqu %xmm4, 384(%rsi)
+    vmovdqu %xmm4, 400(%rsi)
     vmovdqu 32(%rsi), %xmm4
     .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
-    vmovdqu %xmm4, 400(%rsi)
+    vmovdqu %xmm4, 416(%rsi)
     vmovdqu 16(%rsi), %xmm4
     .byte 0xc4,0xe2,0x79,0xdb,0xe4         # vaesimc %xmm4, %xmm4
-    vmovdqu %xmm4, 416(%rsi)
-    vmovdqu 0(%rsi), %xmm4
     vmovdqu %xmm4, 432(%rsi)
+    vmovdqu 0(%rsi), %xmm4
+    vmovdqu %xmm4, 448(%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -874,13 +878,14 @@ aes_gen_avx512_key_setup_k192:
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
     vmovdqu %ymm0, 208(%rsi)
-    vmovdqu %ymm0, 448(%rsi)
+    vmovdqu %xmm0, 240(%rsi)
+    vmovdqu %ymm0, 464(%rsi)
     vzeroupper
     ret
     .size aes_gen_avx512_key_setup_k192, .-aes_gen_avx512_key_setup_k192
 
 # int aes_gen_avx512_key_setup_k256(const uint8_t *key, uint8_t *ks);
-# AES-256 key setup (14 rounds): the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 240, zeros elsewhere to ks + 480; key: 32 bytes, any alignment.
+# AES-256 key setup (14 rounds): the fips format, encryption round keys at ks, decryption (equivalent inverse cipher) at ks + 256, zeros elsewhere to ks + 496; key: 32 bytes, any alignment.
 # Requires: AESNI, AVX, AVX512F, AVX512VL.
 # Register map:
 #   %xmm0 the step's key words (AES-256: the even round keys)
@@ -900,10 +905,10 @@ aes_gen_avx512_key_setup_k256:
     vmovdqu 0(%rdi), %xmm0
     vmovdqu 16(%rdi), %xmm1
     vmovdqu %xmm0, 0(%rsi)
-    vmovdqu %xmm0, 464(%rsi)
+    vmovdqu %xmm0, 480(%rsi)
     vmovdqu %xmm1, 16(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe1         # vaesimc %xmm1, %xmm4
-    vmovdqu %xmm4, 448(%rsi)
+    vmovdqu %xmm4, 464(%rsi)
     vpshufb .Laes_gen_key_rotword3(%rip), %xmm1, %xmm3
     vmovdqa .Laes_gen_key_rcon+16(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -913,7 +918,7 @@ aes_gen_avx512_key_setup_k256:
     vpternlogq $150, %xmm5, %xmm3, %xmm0
     vmovdqu %xmm0, 32(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
-    vmovdqu %xmm4, 432(%rsi)
+    vmovdqu %xmm4, 448(%rsi)
     vpshufb .Laes_gen_key_word3(%rip), %xmm0, %xmm3
     vmovdqa .Laes_gen_key_rcon(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -923,7 +928,7 @@ aes_gen_avx512_key_setup_k256:
     vpternlogq $150, %xmm5, %xmm3, %xmm1
     vmovdqu %xmm1, 48(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe1         # vaesimc %xmm1, %xmm4
-    vmovdqu %xmm4, 416(%rsi)
+    vmovdqu %xmm4, 432(%rsi)
     vpshufb .Laes_gen_key_rotword3(%rip), %xmm1, %xmm3
     vmovdqa .Laes_gen_key_rcon+32(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -933,7 +938,7 @@ aes_gen_avx512_key_setup_k256:
     vpternlogq $150, %xmm5, %xmm3, %xmm0
     vmovdqu %xmm0, 64(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
-    vmovdqu %xmm4, 400(%rsi)
+    vmovdqu %xmm4, 416(%rsi)
     vpshufb .Laes_gen_key_word3(%rip), %xmm0, %xmm3
     vmovdqa .Laes_gen_key_rcon(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -943,7 +948,7 @@ aes_gen_avx512_key_setup_k256:
     vpternlogq $150, %xmm5, %xmm3, %xmm1
     vmovdqu %xmm1, 80(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe1         # vaesimc %xmm1, %xmm4
-    vmovdqu %xmm4, 384(%rsi)
+    vmovdqu %xmm4, 400(%rsi)
     vpshufb .Laes_gen_key_rotword3(%rip), %xmm1, %xmm3
     vmovdqa .Laes_gen_key_rcon+48(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -953,7 +958,7 @@ aes_gen_avx512_key_setup_k256:
     vpternlogq $150, %xmm5, %xmm3, %xmm0
     vmovdqu %xmm0, 96(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
-    vmovdqu %xmm4, 368(%rsi)
+    vmovdqu %xmm4, 384(%rsi)
     vpshufb .Laes_gen_key_word3(%rip), %xmm0, %xmm3
     vmovdqa .Laes_gen_key_rcon(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -963,7 +968,7 @@ aes_gen_avx512_key_setup_k256:
     vpternlogq $150, %xmm5, %xmm3, %xmm1
     vmovdqu %xmm1, 112(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe1         # vaesimc %xmm1, %xmm4
-    vmovdqu %xmm4, 352(%rsi)
+    vmovdqu %xmm4, 368(%rsi)
     vpshufb .Laes_gen_key_rotword3(%rip), %xmm1, %xmm3
     vmovdqa .Laes_gen_key_rcon+64(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -973,7 +978,7 @@ aes_gen_avx512_key_setup_k256:
     vpternlogq $150, %xmm5, %xmm3, %xmm0
     vmovdqu %xmm0, 128(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
-    vmovdqu %xmm4, 336(%rsi)
+    vmovdqu %xmm4, 352(%rsi)
     vpshufb .Laes_gen_key_word3(%rip), %xmm0, %xmm3
     vmovdqa .Laes_gen_key_rcon(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -983,7 +988,7 @@ aes_gen_avx512_key_setup_k256:
     vpternlogq $150, %xmm5, %xmm3, %xmm1
     vmovdqu %xmm1, 144(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe1         # vaesimc %xmm1, %xmm4
-    vmovdqu %xmm4, 320(%rsi)
+    vmovdqu %xmm4, 336(%rsi)
     vpshufb .Laes_gen_key_rotword3(%rip), %xmm1, %xmm3
     vmovdqa .Laes_gen_key_rcon+80(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -993,7 +998,7 @@ aes_gen_avx512_key_setup_k256:
     vpternlogq $150, %xmm5, %xmm3, %xmm0
     vmovdqu %xmm0, 160(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
-    vmovdqu %xmm4, 304(%rsi)
+    vmovdqu %xmm4, 320(%rsi)
     vpshufb .Laes_gen_key_word3(%rip), %xmm0, %xmm3
     vmovdqa .Laes_gen_key_rcon(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -1003,7 +1008,7 @@ aes_gen_avx512_key_setup_k256:
     vpternlogq $150, %xmm5, %xmm3, %xmm1
     vmovdqu %xmm1, 176(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe1         # vaesimc %xmm1, %xmm4
-    vmovdqu %xmm4, 288(%rsi)
+    vmovdqu %xmm4, 304(%rsi)
     vpshufb .Laes_gen_key_rotword3(%rip), %xmm1, %xmm3
     vmovdqa .Laes_gen_key_rcon+96(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -1013,7 +1018,7 @@ aes_gen_avx512_key_setup_k256:
     vpternlogq $150, %xmm5, %xmm3, %xmm0
     vmovdqu %xmm0, 192(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe0         # vaesimc %xmm0, %xmm4
-    vmovdqu %xmm4, 272(%rsi)
+    vmovdqu %xmm4, 288(%rsi)
     vpshufb .Laes_gen_key_word3(%rip), %xmm0, %xmm3
     vmovdqa .Laes_gen_key_rcon(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -1023,7 +1028,7 @@ aes_gen_avx512_key_setup_k256:
     vpternlogq $150, %xmm5, %xmm3, %xmm1
     vmovdqu %xmm1, 208(%rsi)
     .byte 0xc4,0xe2,0x79,0xdb,0xe1         # vaesimc %xmm1, %xmm4
-    vmovdqu %xmm4, 256(%rsi)
+    vmovdqu %xmm4, 272(%rsi)
     vpshufb .Laes_gen_key_rotword3(%rip), %xmm1, %xmm3
     vmovdqa .Laes_gen_key_rcon+112(%rip), %xmm6
     .byte 0xc4,0xe2,0x61,0xdd,0xde         # vaesenclast %xmm6, %xmm3, %xmm3
@@ -1032,7 +1037,7 @@ aes_gen_avx512_key_setup_k256:
     vshufps $140, %xmm0, %xmm5, %xmm5
     vpternlogq $150, %xmm5, %xmm3, %xmm0
     vmovdqu %xmm0, 224(%rsi)
-    vmovdqu %xmm0, 240(%rsi)
+    vmovdqu %xmm0, 256(%rsi)
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
     vpxor %xmm2, %xmm2, %xmm2
@@ -1040,6 +1045,7 @@ aes_gen_avx512_key_setup_k256:
     vpxor %xmm4, %xmm4, %xmm4
     vpxor %xmm5, %xmm5, %xmm5
     vpxor %xmm6, %xmm6, %xmm6
+    vmovdqu %xmm0, 240(%rsi)
     ret
     .size aes_gen_avx512_key_setup_k256, .-aes_gen_avx512_key_setup_k256
 
