@@ -1077,7 +1077,8 @@ static int run_xts_table(const struct options *o, const struct bench_clock *c, u
                     : aes_gen_key_backend(k);
                 struct bench_aes_run run;
                 int bjob = -1;
-                if (o->bound && !bound_job(NULL, backend, md, bits, len, 0, &run, &set.jobs[set.n]))
+                if (o->bound &&
+                    !bound_job(NULL, backend, md, bits, len, 0, &run, &set.jobs[set.n]))
                     bjob = set.n;
                 bench_jobs(set.jobs, set.n + (bjob >= 0), buf, len, o->samples);
                 const struct bench_job *ours = &set.jobs[0];

@@ -146,6 +146,8 @@ static __attribute__((noinline)) int crypt_checked(const aes_gen_key *k, uint8_t
     return AES_GEN_OK;
 }
 
+/* crypt_checked from a public function without an iv, whose arguments are
+ * already where these are. */
 static __attribute__((noinline)) int crypt_none(const aes_gen_key *k, void *dst, const void *src,
                                                 size_t len, enum aes_gen_mode_dir md)
 {
@@ -156,8 +158,9 @@ static __attribute__((noinline)) int crypt_none(const aes_gen_key *k, void *dst,
  * width, a length whose table entry takes them all: internal.h) goes straight
  * there after the argument checks: a handful of instructions, one untaken
  * branch per check, a tail call.  Anything else, errors included, goes
- * through crypt_checked.  At 16 bytes of independent messages the call is
- * bound by instructions issued, not by the AES rounds. */
+ * through crypt_checked.  Independent 16-byte messages are bound by how soon
+ * a call's rounds can start (the round keys are k plus a constant: no load)
+ * and by the instructions around them, not by the AES units. */
 static inline int crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv, void *dst,
                         const void *src, size_t len)
 {
