@@ -579,6 +579,7 @@ def cbc_dec(k, v):
     chained(k, v.width, group)
 
 
+
 @body("cfb_enc", ("chain", "chaining value / current block"), ("tmp", TMP_ROLE))
 def cfb_enc(k, v):
     """c_i = E(c_{i-1}) ^ p_i.  The chain holds c_i ^ rk0: with the last key
@@ -712,33 +713,40 @@ def merge_consts(kernels):
     return [merged[name] for name in sorted(merged)]
 
 
-def vector_for(vec, v, narrow_up_to=0):
+def vector_for(vec, v, narrow_up_to=0, half_up_to=0):
     """The strategy for kernel v: vec, or its xmm form for the serial modes, for
     widths that are not a multiple of the lanes and for widths up to
     narrow_up_to (short groups are latency-bound: wider registers only add
-    broadcasts)."""
+    broadcasts); zmm's ymm form for widths up to half_up_to that would fill
+    zmm registers."""
     if not v.mode.parallel or v.width % vec.lanes or v.width <= narrow_up_to:
         return vec.narrow()
+    if vec.bytes == 64 and v.width <= half_up_to:
+        return vec.half()
     return vec
 
 
 class SkeletonEmitter(Emitter):
     """The x86 backends on these skeletons: a Vector per backend name, the
     bodies, and the Kernel class that writes the rounds.  Widths up to
-    narrow_up_to run on xmm (see vector_for)."""
+    narrow_up_to run on xmm, and a zmm backend's widths up to half_up_to[body]
+    on ymm (see vector_for)."""
     directory = ("x86_64", "x86-64 assembly (GNU as), one file per backend and mode")
     source = "gen/x86/skeletons.py"
 
-    def __init__(self, vectors, bodies=BODIES, narrow_up_to=0, kernel_class=Kernel, without=None):
+    def __init__(self, vectors, bodies=BODIES, narrow_up_to=0, kernel_class=Kernel, without=None,
+                 half_up_to=None):
         self.vectors, self.bodies = vectors, bodies
         self.narrow_up_to, self.kernel_class = narrow_up_to, kernel_class
+        self.half_up_to = half_up_to or {}
         self.without = without if without is not None else RUNTIME_AEAD_XTS
 
     def vector(self, v):
         """A body may set its own narrow_up_to (GCM's short tails)."""
         body_fn = self.bodies.get(v.mode.body_name)
         return vector_for(self.vectors[v.backend], v,
-                          getattr(body_fn, "narrow_up_to", self.narrow_up_to))
+                          getattr(body_fn, "narrow_up_to", self.narrow_up_to),
+                          self.half_up_to.get(v.mode.body_name, 0))
 
     def file_for(self, v):
         return f"x86_64/{v.backend_symbol}_{v.mode.tag}.S"

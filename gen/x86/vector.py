@@ -45,10 +45,17 @@ class Vector:
         """The xmm strategy of the same encoding, for the serial (one-block) modes."""
         return Vector(16, self.regs, self.enc)
 
+    def half(self):
+        """The ymm strategy of a zmm one (EVEX, all 32 registers)."""
+        assert self.bytes == 64
+        return Vector(32, self.regs, self.enc)
+
     def _evex(self, *regs):
-        """EVEX mnemonics only where VEX cannot say it (zmm, registers 16-31)."""
-        return self.enc == "evex" and any(
-            isinstance(r, Reg) and (r.kind == "zmm" or r.num >= 16) for r in regs)
+        """EVEX mnemonics only where VEX cannot say it (zmm, registers 16-31),
+        and for every ymm of an EVEX strategy (a zmm backend's half width:
+        VEX's ymm integer forms need AVX2, AVX-512VL's do not)."""
+        return self.enc == "evex" and (self.bytes == 32 or any(
+            isinstance(r, Reg) and (r.kind == "zmm" or r.num >= 16) for r in regs))
 
     # --- moves -------------------------------------------------------------
     def load(self, p, src, dst):

@@ -444,68 +444,83 @@ aes_gen_vaes512_cbc_dec_k128_w8:
 # rk: decryption round keys (fips format), 11 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AVX, VAES, AVX512F.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
-#   %zmm0 blocks 0-3
-#   %zmm1 chaining value (IV, last ciphertext)
-#   %zmm2 temporary: data loads
-#   %zmm3 rk0
-#   %zmm13 rk1
-#   %zmm12 rk2
-#   %zmm11 rk3
-#   %zmm10 rk4
-#   %zmm9 rk5
-#   %zmm8 rk6
-#   %zmm7 rk7
-#   %zmm6 rk8
-#   %zmm5 rk9
-#   %zmm4 rk10
+#   %ymm0 blocks 0-1
+#   %ymm1 blocks 2-3
+#   %ymm2 chaining value (IV, last ciphertext)
+#   %ymm3 temporary: data loads
+#   %ymm4 rk0
+#   %ymm14 rk1
+#   %ymm13 rk2
+#   %ymm12 rk3
+#   %ymm11 rk4
+#   %ymm10 rk5
+#   %ymm9 rk6
+#   %ymm8 rk7
+#   %ymm7 rk8
+#   %ymm6 rk9
+#   %ymm5 rk10
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_cbc_dec_k128_w4
     .type aes_gen_vaes512_cbc_dec_k128_w4, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k128_w4:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm3
-    vbroadcasti32x4 16(%rdi), %zmm13
-    vbroadcasti32x4 32(%rdi), %zmm12
-    vbroadcasti32x4 48(%rdi), %zmm11
-    vbroadcasti32x4 64(%rdi), %zmm10
-    vbroadcasti32x4 80(%rdi), %zmm9
-    vbroadcasti32x4 96(%rdi), %zmm8
-    vbroadcasti32x4 112(%rdi), %zmm7
-    vbroadcasti32x4 128(%rdi), %zmm6
-    vbroadcasti32x4 144(%rdi), %zmm5
-    vbroadcasti32x4 160(%rdi), %zmm4
-    vbroadcasti32x4 (%rsi), %zmm1
+    vbroadcasti32x4 0(%rdi), %ymm4
+    vbroadcasti32x4 16(%rdi), %ymm14
+    vbroadcasti32x4 32(%rdi), %ymm13
+    vbroadcasti32x4 48(%rdi), %ymm12
+    vbroadcasti32x4 64(%rdi), %ymm11
+    vbroadcasti32x4 80(%rdi), %ymm10
+    vbroadcasti32x4 96(%rdi), %ymm9
+    vbroadcasti32x4 112(%rdi), %ymm8
+    vbroadcasti32x4 128(%rdi), %ymm7
+    vbroadcasti32x4 144(%rdi), %ymm6
+    vbroadcasti32x4 160(%rdi), %ymm5
+    vbroadcasti32x4 (%rsi), %ymm2
     sub $4, %r8
     jb .Laes_gen_vaes512_cbc_dec_k128_w4_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k128_w4_loop:
-    vmovdqu64 0(%rcx), %zmm0
-    vpxord %zmm3, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm10, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm9, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm8, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm7, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm6, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm5, %zmm0, %zmm0
-    vmovdqu64 0(%rcx), %zmm2
-    valignq $6, %zmm1, %zmm2, %zmm2
-    vpxord %zmm4, %zmm2, %zmm2
-    .byte 0x62,0xf2,0x7d,0x48,0xdf,0xc2    # vaesdeclast %zmm2, %zmm0, %zmm0
-    vmovdqu64 0(%rcx), %zmm1
-    vmovdqu64 %zmm0, 0(%rdx)
+    vmovdqu64 0(%rcx), %ymm0
+    vmovdqu64 32(%rcx), %ymm1
+    vpxord %ymm4, %ymm0, %ymm0
+    vpxord %ymm4, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xce         # vaesdec %ymm14, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcd         # vaesdec %ymm13, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcc         # vaesdec %ymm12, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcb         # vaesdec %ymm11, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc2         # vaesdec %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xca         # vaesdec %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc1         # vaesdec %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xc9         # vaesdec %ymm9, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc0         # vaesdec %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xc8         # vaesdec %ymm8, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xce         # vaesdec %ymm6, %ymm1, %ymm1
+    vmovdqu64 0(%rcx), %ymm3
+    valignq $2, %ymm2, %ymm3, %ymm3
+    vpxord %ymm5, %ymm3, %ymm3
+    .byte 0xc4,0xe2,0x7d,0xdf,0xc3         # vaesdeclast %ymm3, %ymm0, %ymm0
+    vpxord 16(%rcx), %ymm5, %ymm3
+    .byte 0xc4,0xe2,0x75,0xdf,0xcb         # vaesdeclast %ymm3, %ymm1, %ymm1
+    vmovdqu64 32(%rcx), %ymm2
+    vmovdqu64 %ymm0, 0(%rdx)
+    vmovdqu64 %ymm1, 32(%rdx)
     sub $4, %r8
     jb .Laes_gen_vaes512_cbc_dec_k128_w4_done
     add $64, %rcx
     add $64, %rdx
     jmp .Laes_gen_vaes512_cbc_dec_k128_w4_loop
 .Laes_gen_vaes512_cbc_dec_k128_w4_done:
-    vextracti32x4 $3, %zmm1, (%rsi)
+    vextracti32x4 $1, %ymm2, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -521,6 +536,7 @@ aes_gen_vaes512_cbc_dec_k128_w4:
     vpxor %xmm11, %xmm11, %xmm11
     vpxor %xmm12, %xmm12, %xmm12
     vpxor %xmm13, %xmm13, %xmm13
+    vpxor %xmm14, %xmm14, %xmm14
     vzeroupper
     ret
     .size aes_gen_vaes512_cbc_dec_k128_w4, .-aes_gen_vaes512_cbc_dec_k128_w4
@@ -1274,74 +1290,91 @@ aes_gen_vaes512_cbc_dec_k192_w8:
 # rk: decryption round keys (fips format), 13 x 16 bytes, any alignment.
 # iv: the chaining value, updated for the next call.
 # nblocks: a multiple of 4.
-# Requires: AVX, VAES, AVX512F.
+# Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
-#   %zmm0 blocks 0-3
-#   %zmm1 chaining value (IV, last ciphertext)
-#   %zmm2 temporary: data loads
-#   %zmm3 rk0
-#   %zmm15 rk1
-#   %zmm14 rk2
-#   %zmm13 rk3
-#   %zmm12 rk4
-#   %zmm11 rk5
-#   %zmm10 rk6
-#   %zmm9 rk7
-#   %zmm8 rk8
-#   %zmm7 rk9
-#   %zmm6 rk10
-#   %zmm5 rk11
-#   %zmm4 rk12
+#   %ymm0 blocks 0-1
+#   %ymm1 blocks 2-3
+#   %ymm2 chaining value (IV, last ciphertext)
+#   %ymm3 temporary: data loads
+#   %ymm4 rk0
+#   %ymm16 rk1
+#   %ymm15 rk2
+#   %ymm14 rk3
+#   %ymm13 rk4
+#   %ymm12 rk5
+#   %ymm11 rk6
+#   %ymm10 rk7
+#   %ymm9 rk8
+#   %ymm8 rk9
+#   %ymm7 rk10
+#   %ymm6 rk11
+#   %ymm5 rk12
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_cbc_dec_k192_w4
     .type aes_gen_vaes512_cbc_dec_k192_w4, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k192_w4:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm3
-    vbroadcasti32x4 16(%rdi), %zmm15
-    vbroadcasti32x4 32(%rdi), %zmm14
-    vbroadcasti32x4 48(%rdi), %zmm13
-    vbroadcasti32x4 64(%rdi), %zmm12
-    vbroadcasti32x4 80(%rdi), %zmm11
-    vbroadcasti32x4 96(%rdi), %zmm10
-    vbroadcasti32x4 112(%rdi), %zmm9
-    vbroadcasti32x4 128(%rdi), %zmm8
-    vbroadcasti32x4 144(%rdi), %zmm7
-    vbroadcasti32x4 160(%rdi), %zmm6
-    vbroadcasti32x4 176(%rdi), %zmm5
-    vbroadcasti32x4 192(%rdi), %zmm4
-    vbroadcasti32x4 (%rsi), %zmm1
+    vbroadcasti32x4 0(%rdi), %ymm4
+    vbroadcasti32x4 16(%rdi), %ymm16
+    vbroadcasti32x4 32(%rdi), %ymm15
+    vbroadcasti32x4 48(%rdi), %ymm14
+    vbroadcasti32x4 64(%rdi), %ymm13
+    vbroadcasti32x4 80(%rdi), %ymm12
+    vbroadcasti32x4 96(%rdi), %ymm11
+    vbroadcasti32x4 112(%rdi), %ymm10
+    vbroadcasti32x4 128(%rdi), %ymm9
+    vbroadcasti32x4 144(%rdi), %ymm8
+    vbroadcasti32x4 160(%rdi), %ymm7
+    vbroadcasti32x4 176(%rdi), %ymm6
+    vbroadcasti32x4 192(%rdi), %ymm5
+    vbroadcasti32x4 (%rsi), %ymm2
     sub $4, %r8
     jb .Laes_gen_vaes512_cbc_dec_k192_w4_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k192_w4_loop:
-    vmovdqu64 0(%rcx), %zmm0
-    vpxord %zmm3, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm10, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm9, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm8, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm7, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm6, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm5, %zmm0, %zmm0
-    vmovdqu64 0(%rcx), %zmm2
-    valignq $6, %zmm1, %zmm2, %zmm2
-    vpxord %zmm4, %zmm2, %zmm2
-    .byte 0x62,0xf2,0x7d,0x48,0xdf,0xc2    # vaesdeclast %zmm2, %zmm0, %zmm0
-    vmovdqu64 0(%rcx), %zmm1
-    vmovdqu64 %zmm0, 0(%rdx)
+    vmovdqu64 0(%rcx), %ymm0
+    vmovdqu64 32(%rcx), %ymm1
+    vpxord %ymm4, %ymm0, %ymm0
+    vpxord %ymm4, %ymm1, %ymm1
+    .byte 0x62,0xb2,0x7d,0x28,0xde,0xc0    # vaesdec %ymm16, %ymm0, %ymm0
+    .byte 0x62,0xb2,0x75,0x28,0xde,0xc8    # vaesdec %ymm16, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcf         # vaesdec %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xce         # vaesdec %ymm14, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcd         # vaesdec %ymm13, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcc         # vaesdec %ymm12, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcb         # vaesdec %ymm11, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc2         # vaesdec %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xca         # vaesdec %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc1         # vaesdec %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xc9         # vaesdec %ymm9, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc0         # vaesdec %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xc8         # vaesdec %ymm8, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xce         # vaesdec %ymm6, %ymm1, %ymm1
+    vmovdqu64 0(%rcx), %ymm3
+    valignq $2, %ymm2, %ymm3, %ymm3
+    vpxord %ymm5, %ymm3, %ymm3
+    .byte 0xc4,0xe2,0x7d,0xdf,0xc3         # vaesdeclast %ymm3, %ymm0, %ymm0
+    vpxord 16(%rcx), %ymm5, %ymm3
+    .byte 0xc4,0xe2,0x75,0xdf,0xcb         # vaesdeclast %ymm3, %ymm1, %ymm1
+    vmovdqu64 32(%rcx), %ymm2
+    vmovdqu64 %ymm0, 0(%rdx)
+    vmovdqu64 %ymm1, 32(%rdx)
     sub $4, %r8
     jb .Laes_gen_vaes512_cbc_dec_k192_w4_done
     add $64, %rcx
     add $64, %rdx
     jmp .Laes_gen_vaes512_cbc_dec_k192_w4_loop
 .Laes_gen_vaes512_cbc_dec_k192_w4_done:
-    vextracti32x4 $3, %zmm1, (%rsi)
+    vextracti32x4 $1, %ymm2, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -1359,6 +1392,7 @@ aes_gen_vaes512_cbc_dec_k192_w4:
     vpxor %xmm13, %xmm13, %xmm13
     vpxor %xmm14, %xmm14, %xmm14
     vpxor %xmm15, %xmm15, %xmm15
+    vpxord %xmm16, %xmm16, %xmm16
     vzeroupper
     ret
     .size aes_gen_vaes512_cbc_dec_k192_w4, .-aes_gen_vaes512_cbc_dec_k192_w4
@@ -2184,78 +2218,97 @@ aes_gen_vaes512_cbc_dec_k256_w8:
 # nblocks: a multiple of 4.
 # Requires: AVX, VAES, AVX512F, AVX512VL.
 # Register map:
-#   %zmm0 blocks 0-3
-#   %zmm1 chaining value (IV, last ciphertext)
-#   %zmm2 temporary: data loads
-#   %zmm3 rk0
-#   %zmm17 rk1
-#   %zmm16 rk2
-#   %zmm15 rk3
-#   %zmm14 rk4
-#   %zmm13 rk5
-#   %zmm12 rk6
-#   %zmm11 rk7
-#   %zmm10 rk8
-#   %zmm9 rk9
-#   %zmm8 rk10
-#   %zmm7 rk11
-#   %zmm6 rk12
-#   %zmm5 rk13
-#   %zmm4 rk14
+#   %ymm0 blocks 0-1
+#   %ymm1 blocks 2-3
+#   %ymm2 chaining value (IV, last ciphertext)
+#   %ymm3 temporary: data loads
+#   %ymm4 rk0
+#   %ymm18 rk1
+#   %ymm17 rk2
+#   %ymm16 rk3
+#   %ymm15 rk4
+#   %ymm14 rk5
+#   %ymm13 rk6
+#   %ymm12 rk7
+#   %ymm11 rk8
+#   %ymm10 rk9
+#   %ymm9 rk10
+#   %ymm8 rk11
+#   %ymm7 rk12
+#   %ymm6 rk13
+#   %ymm5 rk14
 #   rdi rk, rsi iv, rdx dst, rcx src, r8 nblocks (SysV)
     .globl aes_gen_vaes512_cbc_dec_k256_w4
     .type aes_gen_vaes512_cbc_dec_k256_w4, @function
     .p2align 5
 aes_gen_vaes512_cbc_dec_k256_w4:
     endbr64
-    vbroadcasti32x4 0(%rdi), %zmm3
-    vbroadcasti32x4 16(%rdi), %zmm17
-    vbroadcasti32x4 32(%rdi), %zmm16
-    vbroadcasti32x4 48(%rdi), %zmm15
-    vbroadcasti32x4 64(%rdi), %zmm14
-    vbroadcasti32x4 80(%rdi), %zmm13
-    vbroadcasti32x4 96(%rdi), %zmm12
-    vbroadcasti32x4 112(%rdi), %zmm11
-    vbroadcasti32x4 128(%rdi), %zmm10
-    vbroadcasti32x4 144(%rdi), %zmm9
-    vbroadcasti32x4 160(%rdi), %zmm8
-    vbroadcasti32x4 176(%rdi), %zmm7
-    vbroadcasti32x4 192(%rdi), %zmm6
-    vbroadcasti32x4 208(%rdi), %zmm5
-    vbroadcasti32x4 224(%rdi), %zmm4
-    vbroadcasti32x4 (%rsi), %zmm1
+    vbroadcasti32x4 0(%rdi), %ymm4
+    vbroadcasti32x4 16(%rdi), %ymm18
+    vbroadcasti32x4 32(%rdi), %ymm17
+    vbroadcasti32x4 48(%rdi), %ymm16
+    vbroadcasti32x4 64(%rdi), %ymm15
+    vbroadcasti32x4 80(%rdi), %ymm14
+    vbroadcasti32x4 96(%rdi), %ymm13
+    vbroadcasti32x4 112(%rdi), %ymm12
+    vbroadcasti32x4 128(%rdi), %ymm11
+    vbroadcasti32x4 144(%rdi), %ymm10
+    vbroadcasti32x4 160(%rdi), %ymm9
+    vbroadcasti32x4 176(%rdi), %ymm8
+    vbroadcasti32x4 192(%rdi), %ymm7
+    vbroadcasti32x4 208(%rdi), %ymm6
+    vbroadcasti32x4 224(%rdi), %ymm5
+    vbroadcasti32x4 (%rsi), %ymm2
     sub $4, %r8
     jb .Laes_gen_vaes512_cbc_dec_k256_w4_done
     .p2align 4
 .Laes_gen_vaes512_cbc_dec_k256_w4_loop:
-    vmovdqu64 0(%rcx), %zmm0
-    vpxord %zmm3, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm17, %zmm0, %zmm0
-    .byte 0x62,0xb2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm16, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm15, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm14, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm13, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc4    # vaesdec %zmm12, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc3    # vaesdec %zmm11, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc2    # vaesdec %zmm10, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc1    # vaesdec %zmm9, %zmm0, %zmm0
-    .byte 0x62,0xd2,0x7d,0x48,0xde,0xc0    # vaesdec %zmm8, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc7    # vaesdec %zmm7, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc6    # vaesdec %zmm6, %zmm0, %zmm0
-    .byte 0x62,0xf2,0x7d,0x48,0xde,0xc5    # vaesdec %zmm5, %zmm0, %zmm0
-    vmovdqu64 0(%rcx), %zmm2
-    valignq $6, %zmm1, %zmm2, %zmm2
-    vpxord %zmm4, %zmm2, %zmm2
-    .byte 0x62,0xf2,0x7d,0x48,0xdf,0xc2    # vaesdeclast %zmm2, %zmm0, %zmm0
-    vmovdqu64 0(%rcx), %zmm1
-    vmovdqu64 %zmm0, 0(%rdx)
+    vmovdqu64 0(%rcx), %ymm0
+    vmovdqu64 32(%rcx), %ymm1
+    vpxord %ymm4, %ymm0, %ymm0
+    vpxord %ymm4, %ymm1, %ymm1
+    .byte 0x62,0xb2,0x7d,0x28,0xde,0xc2    # vaesdec %ymm18, %ymm0, %ymm0
+    .byte 0x62,0xb2,0x75,0x28,0xde,0xca    # vaesdec %ymm18, %ymm1, %ymm1
+    .byte 0x62,0xb2,0x7d,0x28,0xde,0xc1    # vaesdec %ymm17, %ymm0, %ymm0
+    .byte 0x62,0xb2,0x75,0x28,0xde,0xc9    # vaesdec %ymm17, %ymm1, %ymm1
+    .byte 0x62,0xb2,0x7d,0x28,0xde,0xc0    # vaesdec %ymm16, %ymm0, %ymm0
+    .byte 0x62,0xb2,0x75,0x28,0xde,0xc8    # vaesdec %ymm16, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc7         # vaesdec %ymm15, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcf         # vaesdec %ymm15, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc6         # vaesdec %ymm14, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xce         # vaesdec %ymm14, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc5         # vaesdec %ymm13, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcd         # vaesdec %ymm13, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc4         # vaesdec %ymm12, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcc         # vaesdec %ymm12, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc3         # vaesdec %ymm11, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xcb         # vaesdec %ymm11, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc2         # vaesdec %ymm10, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xca         # vaesdec %ymm10, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc1         # vaesdec %ymm9, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xc9         # vaesdec %ymm9, %ymm1, %ymm1
+    .byte 0xc4,0xc2,0x7d,0xde,0xc0         # vaesdec %ymm8, %ymm0, %ymm0
+    .byte 0xc4,0xc2,0x75,0xde,0xc8         # vaesdec %ymm8, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xde,0xc7         # vaesdec %ymm7, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xcf         # vaesdec %ymm7, %ymm1, %ymm1
+    .byte 0xc4,0xe2,0x7d,0xde,0xc6         # vaesdec %ymm6, %ymm0, %ymm0
+    .byte 0xc4,0xe2,0x75,0xde,0xce         # vaesdec %ymm6, %ymm1, %ymm1
+    vmovdqu64 0(%rcx), %ymm3
+    valignq $2, %ymm2, %ymm3, %ymm3
+    vpxord %ymm5, %ymm3, %ymm3
+    .byte 0xc4,0xe2,0x7d,0xdf,0xc3         # vaesdeclast %ymm3, %ymm0, %ymm0
+    vpxord 16(%rcx), %ymm5, %ymm3
+    .byte 0xc4,0xe2,0x75,0xdf,0xcb         # vaesdeclast %ymm3, %ymm1, %ymm1
+    vmovdqu64 32(%rcx), %ymm2
+    vmovdqu64 %ymm0, 0(%rdx)
+    vmovdqu64 %ymm1, 32(%rdx)
     sub $4, %r8
     jb .Laes_gen_vaes512_cbc_dec_k256_w4_done
     add $64, %rcx
     add $64, %rdx
     jmp .Laes_gen_vaes512_cbc_dec_k256_w4_loop
 .Laes_gen_vaes512_cbc_dec_k256_w4_done:
-    vextracti32x4 $3, %zmm1, (%rsi)
+    vextracti32x4 $1, %ymm2, (%rsi)
     xor %eax, %eax
     vpxor %xmm0, %xmm0, %xmm0
     vpxor %xmm1, %xmm1, %xmm1
@@ -2275,6 +2328,7 @@ aes_gen_vaes512_cbc_dec_k256_w4:
     vpxor %xmm15, %xmm15, %xmm15
     vpxord %xmm16, %xmm16, %xmm16
     vpxord %xmm17, %xmm17, %xmm17
+    vpxord %xmm18, %xmm18, %xmm18
     vzeroupper
     ret
     .size aes_gen_vaes512_cbc_dec_k256_w4, .-aes_gen_vaes512_cbc_dec_k256_w4
