@@ -6,7 +6,8 @@ Only the parallel modes: a key takes its serial modes (one block at a time,
 bound by AES latency, not width) from the best backend that has them with
 the same round-key layout (aesni).  Every width that fills whole ymm or zmm
 registers runs on them, the short ones too (GCM's up to 4 blocks excepted:
-gcm.py); the others run on xmm with the VEX encoding.  Round keys are
+gcm.py; vaes512's CBC decryption of 4 blocks runs on two ymm, HALF_UP_TO);
+the others run on xmm with the VEX encoding.  Round keys are
 broadcast into every lane once per call; vaes512 keeps all fifteen in
 registers at any width it allows.
 """
