@@ -579,7 +579,6 @@ def cbc_dec(k, v):
     chained(k, v.width, group)
 
 
-
 @body("cfb_enc", ("chain", "chaining value / current block"), ("tmp", TMP_ROLE))
 def cfb_enc(k, v):
     """c_i = E(c_{i-1}) ^ p_i.  The chain holds c_i ^ rk0: with the last key
