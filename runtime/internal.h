@@ -249,11 +249,12 @@ struct aes_gen_mode_plan {
 struct aes_gen_pick {
     aes_gen_kernel_fn *fn; /* the kernel's function: one load fewer on the call path */
     uint16_t kernel;       /* registry index */
-    uint16_t blocks;       /* for n = 0: the width the key's range starts at */
+    uint16_t blocks;       /* the blocks it takes: whole groups of its width */
     /* 16 n where this kernel takes all n blocks in one call, else 0; for
-     * n = 0, 16 x the start width.  The public functions compare the message
-     * length with entry 0's (the limit) and then with entry len / 16's: a
-     * ragged length or one that needs a second call matches neither. */
+     * n = 0, 16 x the width the key's range starts at (the limit).  A call
+     * compares the message length with entry 0's and then with entry
+     * len / 16's (modes.c: one_call): a ragged length or one that needs a
+     * second call matches neither. */
     uint32_t bytes;
 };
 extern AES_GEN_HIDDEN struct aes_gen_pick aes_gen_picks[]; /* filled once, with the plans */

@@ -60,6 +60,19 @@ static __attribute__((noinline)) int run_more(const aes_gen_key *k, enum aes_gen
     return AES_GEN_OK;
 }
 
+/* The table entry whose kernel takes len bytes in one call, or NULL: len at
+ * most the limit (entry 0's bytes; len 0 wraps round), then the entry of
+ * len / 16 blocks taking exactly len (internal.h: aes_gen_pick). */
+static inline const struct aes_gen_pick *one_call(const struct aes_gen_pick *picks, size_t len)
+{
+    if (__builtin_expect(len - 1 < picks->bytes, 1)) {
+        const struct aes_gen_pick *e = &picks[len / 16];
+        if (__builtin_expect(e->bytes == (uint32_t)len, 1))
+            return e;
+    }
+    return NULL;
+}
+
 /* nblocks > 0; returns AES_GEN_OK.  A message of up to the widest width goes
  * by the key's table (internal.h: aes_gen_pick); when one kernel takes it
  * all, that is the only call, a tail call (the kernels return AES_GEN_OK)
@@ -69,9 +82,9 @@ static __attribute__((noinline)) int run_more(const aes_gen_key *k, enum aes_gen
 static inline int run_blocks(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t *iv,
                              uint8_t *dst, const uint8_t *src, size_t nblocks)
 {
-    const struct aes_gen_pick *picks = aes_gen_picks + k->private_picks[md];
-    if (nblocks <= picks[0].blocks && picks[nblocks].blocks == nblocks)
-        return picks[nblocks].fn(aes_gen_schedule(k, md), iv, dst, src, nblocks);
+    const struct aes_gen_pick *e = one_call(aes_gen_picks + k->private_picks[md], 16 * nblocks);
+    if (e)
+        return e->fn(aes_gen_schedule(k, md), iv, dst, src, nblocks);
     return run_more(k, md, iv, dst, src, nblocks);
 }
 
@@ -168,13 +181,9 @@ static inline int crypt(const aes_gen_key *k, enum aes_gen_mode_dir md, uint8_t 
     if (__builtin_expect(k && k->private_magic == AES_GEN_KEY_MAGIC && dst && src &&
                              (!needs_iv || iv),
                          1)) {
-        const struct aes_gen_pick *picks = aes_gen_picks + k->private_picks[md];
-        /* len <= the limit (len 0 wraps round), so len fits the entries' bytes */
-        if (__builtin_expect(len - 1 < picks->bytes, 1)) {
-            const struct aes_gen_pick *e = &picks[len / 16];
-            if (__builtin_expect(e->bytes == (uint32_t)len, 1))
-                return e->fn(aes_gen_schedule(k, md), needs_iv ? iv : NULL, dst, src, len / 16);
-        }
+        const struct aes_gen_pick *e = one_call(aes_gen_picks + k->private_picks[md], len);
+        if (e)
+            return e->fn(aes_gen_schedule(k, md), needs_iv ? iv : NULL, dst, src, len / 16);
     }
     /* Each in its caller's argument order, so that the checks above need no
      * copies of the arguments kept for it. */

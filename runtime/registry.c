@@ -56,10 +56,10 @@ static pthread_once_t picks_once = PTHREAD_ONCE_INIT;
 static size_t tuned_range(enum aes_gen_backend_id backend, enum aes_gen_mode_dir md,
                           unsigned key_bits, size_t *first);
 
-/* Entry 0 is no group's (a range with no kernels points there).  A group's
- * entry for n = 0 holds, as its blocks, the width its keys' range starts at
- * (the tuning table's, else the widest): the short path's limit, read with
- * the entry it then takes. */
+/* Entry 0 is no group's (a range with no kernels points there: its limit 0
+ * sends every length on).  A group's entry for n = 0 holds, as its bytes,
+ * 16 x the width its keys' range starts at (the tuning table's, else the
+ * widest): the short path's limit, read before the entry it then takes. */
 static void fill_picks(void)
 {
     static const unsigned bits_of[AES_GEN_KEY_SIZES] = {128, 192, 256};
@@ -84,7 +84,6 @@ static void fill_picks(void)
                 size_t first;
                 tuned_range((enum aes_gen_backend_id)b, (enum aes_gen_mode_dir)md, bits_of[ks],
                             &first);
-                aes_gen_picks[at].blocks = (uint16_t)aes_gen_registry[first].width;
                 aes_gen_picks[at].bytes = 16u * aes_gen_registry[first].width;
                 at += g->widest + 1u;
             }

@@ -56,7 +56,7 @@ class Kernel:
         if keys_from_memory(v, vec):
             plan_.keys = {r: None for r in plan_.keys}
             plan_.keys_in_memory = True
-        elif keys_reloaded(v, vec) and "tmp" in plan_.named and "chain" not in plan_.named:
+        elif keys_reloaded(v, vec, plan_.named):
             plan_.keys = {r: None for r in plan_.keys}
         # The serial modes use rk0 and the last key directly: they must be held.
         assert not serial or (plan_.keys[0] is not None and plan_.keys[v.rounds] is not None)
@@ -95,12 +95,8 @@ class Kernel:
     def loop(self, width, body, countdown=False):
         """The group loop on the kernel's src, dst and nblocks; what follows
         it uses none of them (the last group leaves them where they are)."""
-        if countdown:
-            group_loop(self.p, width, body, self.arg("nblocks"), self.arg("src"),
-                       self.arg("dst"), countdown=True)
-        else:
-            exit_before_advancing(self.p, width, body, self.arg("nblocks"), self.arg("src"),
-                                  self.arg("dst"))
+        group_loop(self.p, width, body, self.arg("nblocks"), self.arg("src"), self.arg("dst"),
+                   countdown=countdown, in_place=not countdown)
 
     def key(self, r):
         """The register holding round key r, loading it into tmp if spilled;
@@ -221,9 +217,9 @@ def keys_from_memory(v, vec):
             and vec.enc != "sse" and vec.bytes == 16)
 
 
-def keys_reloaded(v, vec):
-    """A parallel block kernel of 2 or 3 blocks on xmm (one with a temporary
-    and no chaining value: ECB, CTR) loads each round key into the temporary
+def keys_reloaded(v, vec, named):
+    """A parallel block kernel of 2 or 3 blocks on xmm whose body names a
+    temporary and no chaining value (ECB, CTR: `named`, its roles) loads each round key into the temporary
     just before its round, once for all its blocks: no key loads or clears
     beyond the rounds'.  Independent 32-byte ECB calls on Golden Cove took 8%
     less time than with the keys held in registers (their loads and clears
@@ -232,7 +228,7 @@ def keys_reloaded(v, vec):
     keys in registers: reloaded, 32-byte calls each on the last one's output
     took 4% longer."""
     return (v.mode.parallel and 2 <= v.width <= 3 and v.mode.kernel_shape.name == "block"
-            and vec.bytes == 16)
+            and vec.bytes == 16 and "tmp" in named and "chain" not in named)
 
 
 def return_ok(p):
@@ -242,15 +238,34 @@ def return_ok(p):
 
 
 def group_loop(p, width, body, n, src, dst, suffix="", countdown=False, unit=1,
-               first_checked=False):
+               first_checked=False, in_place=False):
     """while (n >= width) { body(); src += 16W; dst += 16W; n -= W; }
 
     n counts blocks (unit 16: bytes).  n, src and dst may be registers or
     stack slots (suffix "q" sizes the instructions for those).  countdown
     (width 1): test once, then let the subtraction's flags close the loop.
-    first_checked: the caller knows n >= width (a do-while)."""
+    first_checked: the caller knows n >= width (a do-while).  in_place: what
+    follows uses neither pointer nor n, so the loop leaves before advancing
+    them (n then holds the blocks left minus W): one group, what the public
+    functions' short path calls, costs two fused subtract-and-branch
+    instructions around its body; each further group the same four."""
     done, loop = p.label("done"), p.label("loop")
     assert not countdown or (width == 1 and unit == 1)
+    step = unit * width
+    if in_place:
+        assert not countdown and not first_checked
+        p("sub" + suffix, step, n)
+        p("jb", done)
+        p.directive(".p2align 4")
+        p.place(loop)
+        body()
+        p("sub" + suffix, step, n)
+        p("jb", done)
+        p("add" + suffix, 16 * width, src)
+        p("add" + suffix, 16 * width, dst)
+        p("jmp", loop)
+        p.place(done)
+        return
     if countdown and not first_checked:
         p("test", n, n)
         p("jz", done)
@@ -270,26 +285,6 @@ def group_loop(p, width, body, n, src, dst, suffix="", countdown=False, unit=1,
         p("jae", loop)
     p.place(done)
 
-
-def exit_before_advancing(p, width, body, n, src, dst):
-    """while (n >= width) { body(); n -= W; if (n < W) break; src += 16W; dst += 16W; }
-
-    n holds the blocks left minus W from the first test on.  A message of
-    one group (what the public functions' short path calls) costs two fused
-    subtract-and-branch instructions around its body, no pointer updates;
-    each further group the same four instructions as group_loop's."""
-    done, loop = p.label("done"), p.label("loop")
-    p("sub", width, n)
-    p("jb", done)
-    p.directive(".p2align 4")
-    p.place(loop)
-    body()
-    p("sub", width, n)
-    p("jb", done)
-    p("add", 16 * width, src)
-    p("add", 16 * width, dst)
-    p("jmp", loop)
-    p.place(done)
 
 
 def chained(k, width, body):

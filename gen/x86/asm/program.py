@@ -110,17 +110,19 @@ class Program:
         """The CPU features the program's instructions need."""
         return set().union(*(item.needs() for item in self.items if isinstance(item, Insn)))
 
+    def _vector_operands(self):
+        return (op for item in self.items if isinstance(item, Insn) for op in item.operands
+                if isinstance(op, Reg) and op.is_vector)
+
     def vector_numbers(self):
         """The numbers of the vector registers the instructions name."""
-        return {op.num for item in self.items if isinstance(item, Insn)
-                for op in item.operands if isinstance(op, Reg) and op.is_vector}
+        return {op.num for op in self._vector_operands()}
 
     def dirties_upper(self):
         """Whether an instruction names ymm0-15 or zmm0-15: only such a write
         leaves upper state that vzeroupper clears (a VEX or EVEX write of an
         xmm register zeroes its bits 128 and up; zmm16-31 are no part of it)."""
-        return any(isinstance(op, Reg) and op.kind in ("ymm", "zmm") and op.num < 16
-                   for item in self.items if isinstance(item, Insn) for op in item.operands)
+        return any(op.kind in ("ymm", "zmm") and op.num < 16 for op in self._vector_operands())
 
     def lines(self):
         return [item if isinstance(item, str) else item.line() for item in self.items]
